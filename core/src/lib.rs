@@ -1,0 +1,1 @@
+//! Pure client logic for the geocache logbook.

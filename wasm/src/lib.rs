@@ -1,0 +1,1 @@
+//! wasm-bindgen bindings for the geocache logbook client.
