@@ -1,1 +1,25 @@
 //! Pure client logic for the geocache logbook.
+//!
+//! Everything here ends in plain values: a [`ClientConfig`] derived from (url, key) as supabase-js
+//! derives it, [`HttpRequest`]s built by the PostgREST builder in [`rest`], and typed outcomes
+//! ([`LogbookError`], validated [`Entry`] lists) classified from a status and a body text. The
+//! wasm crate performs the I/O; nothing in this crate touches the web.
+
+pub mod config;
+pub mod entry;
+pub mod http;
+pub mod ordering;
+pub mod outcome;
+pub mod rest;
+pub mod schema;
+pub mod timestamp;
+
+pub use config::{ClientConfig, ConfigError};
+pub use entry::{Entry, NewEntry};
+pub use http::{HttpRequest, Method};
+pub use outcome::{LogbookError, NetworkFailure, RawResponse};
+pub use schema::SchemaError;
+pub use timestamp::{Timestamp, TimestampError};
+
+#[cfg(test)]
+mod test_support;

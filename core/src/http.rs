@@ -1,0 +1,183 @@
+//! The plain request value every builder ends in, and the one percent-encoder for URLs.
+
+use std::fmt::Write as _;
+
+/// The HTTP methods the client uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    Get,
+    Head,
+    Post,
+    Patch,
+    Delete,
+}
+
+impl Method {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Get => "GET",
+            Method::Head => "HEAD",
+            Method::Post => "POST",
+            Method::Patch => "PATCH",
+            Method::Delete => "DELETE",
+        }
+    }
+}
+
+/// A fully built request: the transport sends it as is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HttpRequest {
+    pub method: Method,
+    /// Absolute URL including the encoded query string.
+    pub url: String,
+    /// Names in lower case, as supabase-js hands them to `fetch`.
+    pub headers: Vec<(String, String)>,
+    pub body: Option<String>,
+}
+
+impl HttpRequest {
+    /// The value of a header, matching the name case-insensitively.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(key, _)| key.eq_ignore_ascii_case(name))
+            .map(|(_, value)| value.as_str())
+    }
+}
+
+/// Where an encoded string goes in a URL.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Component {
+    /// A query key or value, encoded as `URLSearchParams` serialises it
+    /// (application/x-www-form-urlencoded): `*-._` and alphanumerics literal, space as `+`.
+    Query,
+    /// One path segment: RFC 3986 unreserved characters literal, everything else (`/` included)
+    /// percent-encoded, so an id can never add or climb path segments.
+    PathSegment,
+}
+
+/// Percent-encodes `value` (as UTF-8, upper-case hex) for the given URL component.
+pub fn percent_encode(value: &str, component: Component) -> String {
+    match component {
+        // The url crate's form serialiser is the WHATWG one URLSearchParams uses.
+        Component::Query => url::form_urlencoded::byte_serialize(value.as_bytes()).collect(),
+        Component::PathSegment => {
+            let mut encoded = String::with_capacity(value.len());
+            for byte in value.bytes() {
+                if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~') {
+                    encoded.push(char::from(byte));
+                } else {
+                    // Writing to a String cannot fail.
+                    let _ = write!(encoded, "%{byte:02X}");
+                }
+            }
+            encoded
+        }
+    }
+}
+
+/// `key=value&key=value`, both sides encoded with [`Component::Query`].
+pub fn encode_query(pairs: &[(String, String)]) -> String {
+    pairs
+        .iter()
+        .map(|(key, value)| {
+            format!(
+                "{}={}",
+                percent_encode(key, Component::Query),
+                percent_encode(value, Component::Query)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn query_encoding_follows_url_search_params() {
+        let cases = [
+            ("*", "*"),
+            ("created_at.desc", "created_at.desc"),
+            ("a-b_c", "a-b_c"),
+            ("a,b", "a%2Cb"),
+            ("\"a\"", "%22a%22"),
+            ("a b", "a+b"),
+            ("~", "%7E"),
+            ("a+b", "a%2Bb"),
+            ("a&b=c", "a%26b%3Dc"),
+            ("%", "%25"),
+            ("/?#", "%2F%3F%23"),
+            ("()!'", "%28%29%21%27"),
+            ("é", "%C3%A9"),
+            ("😀", "%F0%9F%98%80"),
+            ("", ""),
+        ];
+        for (raw, encoded) in cases {
+            assert_eq!(percent_encode(raw, Component::Query), encoded, "{raw:?}");
+        }
+    }
+
+    #[test]
+    fn path_segment_encoding_keeps_only_unreserved_characters() {
+        let cases = [
+            ("geocache_logs", "geocache_logs"),
+            ("a-b.c~d", "a-b.c~d"),
+            ("a b", "a%20b"),
+            ("../x", "..%2Fx"),
+            ("a/b", "a%2Fb"),
+            ("a?b#c", "a%3Fb%23c"),
+            ("*", "%2A"),
+            ("+", "%2B"),
+            ("é", "%C3%A9"),
+        ];
+        for (raw, encoded) in cases {
+            assert_eq!(
+                percent_encode(raw, Component::PathSegment),
+                encoded,
+                "{raw:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn query_pairs_are_joined_with_ampersands() {
+        let pairs = [
+            ("select", "*"),
+            ("order", "a.desc,b.asc"),
+            ("name eq", "x&y"),
+        ]
+        .map(|(k, v)| (k.to_owned(), v.to_owned()));
+        assert_eq!(
+            encode_query(&pairs),
+            "select=*&order=a.desc%2Cb.asc&name+eq=x%26y"
+        );
+        assert_eq!(encode_query(&[]), "");
+    }
+
+    #[test]
+    fn header_lookup_ignores_case() {
+        let request = HttpRequest {
+            method: Method::Get,
+            url: "http://h/".into(),
+            headers: vec![("accept-profile".into(), "public".into())],
+            body: None,
+        };
+        assert_eq!(request.header("Accept-Profile"), Some("public"));
+        assert_eq!(request.header("content-profile"), None);
+    }
+
+    #[test]
+    fn methods_have_their_wire_names() {
+        let names = [
+            Method::Get,
+            Method::Head,
+            Method::Post,
+            Method::Patch,
+            Method::Delete,
+        ]
+        .map(Method::as_str);
+        assert_eq!(names, ["GET", "HEAD", "POST", "PATCH", "DELETE"]);
+    }
+}

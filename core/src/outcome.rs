@@ -1,0 +1,303 @@
+//! Response classification, done once: every call's (status, body) or network failure becomes
+//! either a successful body or one [`LogbookError`].
+
+use serde_json::Value;
+
+use crate::schema::SchemaError;
+
+/// What came back from the server: the status and the body text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RawResponse {
+    pub status: u16,
+    pub body: String,
+}
+
+/// `fetch` itself failed (connection refused, DNS, CORS, aborted): no status at all.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NetworkFailure {
+    pub message: String,
+}
+
+/// Why a logbook call failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LogbookError {
+    #[error("network failure: {message}")]
+    Network { message: String },
+    /// A 5xx without a PostgREST error body (a gateway's HTML page, say).
+    #[error("server error: http status {status}")]
+    Server { status: u16, body: String },
+    /// The server refused with a JSON error; PostgREST's `{code, message, details, hint}` is kept.
+    /// `code` is absent when the body had none (a gateway's `{"message": …}` or plain text).
+    #[error("{message}")]
+    Api {
+        status: u16,
+        code: Option<String>,
+        message: String,
+        details: Option<String>,
+        hint: Option<String>,
+    },
+    /// A successful response whose body is not what the call returns.
+    #[error("{error}")]
+    Body {
+        status: u16,
+        #[source]
+        error: SchemaError,
+    },
+}
+
+impl LogbookError {
+    /// PostgREST's code for API errors (e.g. `42501`, `PGRST205`); otherwise a client-side code.
+    pub fn code(&self) -> &str {
+        match self {
+            LogbookError::Network { .. } => "network_error",
+            LogbookError::Server { .. } => "server_error",
+            LogbookError::Api {
+                code: Some(code), ..
+            } => code,
+            LogbookError::Api { code: None, .. } => "http_error",
+            LogbookError::Body { error, .. } => error.code(),
+        }
+    }
+
+    /// The HTTP status; 0 when no response arrived.
+    pub fn status(&self) -> u16 {
+        match self {
+            LogbookError::Network { .. } => 0,
+            LogbookError::Server { status, .. }
+            | LogbookError::Api { status, .. }
+            | LogbookError::Body { status, .. } => *status,
+        }
+    }
+
+    /// Whether the same request may succeed if sent again: network failures and 5xx (52x included).
+    pub fn retryable(&self) -> bool {
+        match self {
+            LogbookError::Network { .. } | LogbookError::Server { .. } => true,
+            LogbookError::Api { status, .. } => is_server_status(*status),
+            LogbookError::Body { .. } => false,
+        }
+    }
+
+    pub fn details(&self) -> Option<&str> {
+        match self {
+            LogbookError::Api { details, .. } => details.as_deref(),
+            _ => None,
+        }
+    }
+
+    pub fn hint(&self) -> Option<&str> {
+        match self {
+            LogbookError::Api { hint, .. } => hint.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// The schema mismatch, when that is what went wrong.
+    pub fn schema(&self) -> Option<&SchemaError> {
+        match self {
+            LogbookError::Body { error, .. } => Some(error),
+            _ => None,
+        }
+    }
+}
+
+fn is_server_status(status: u16) -> bool {
+    (500..=599).contains(&status)
+}
+
+/// Passes a 2xx response through and classifies everything else.
+pub fn expect_success(
+    response: Result<RawResponse, NetworkFailure>,
+) -> Result<RawResponse, LogbookError> {
+    let response = response.map_err(|failure| LogbookError::Network {
+        message: failure.message,
+    })?;
+    if (200..=299).contains(&response.status) {
+        return Ok(response);
+    }
+    let status = response.status;
+    let json_object = match serde_json::from_str(&response.body) {
+        Ok(Value::Object(object)) => Some(object),
+        _ => None,
+    };
+    let text = |field: &str| {
+        json_object
+            .as_ref()
+            .and_then(|object| object.get(field))
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+    };
+    let (code, message) = (text("code"), text("message"));
+    match (code, message) {
+        (code @ Some(_), Some(message)) => Err(LogbookError::Api {
+            status,
+            code,
+            message,
+            details: text("details"),
+            hint: text("hint"),
+        }),
+        _ if is_server_status(status) => Err(LogbookError::Server {
+            status,
+            body: response.body,
+        }),
+        (_, Some(message)) => Err(LogbookError::Api {
+            status,
+            code: None,
+            message,
+            details: text("details"),
+            hint: text("hint"),
+        }),
+        // As postgrest-js does for a body it cannot parse: the text becomes the message.
+        _ => Err(LogbookError::Api {
+            status,
+            code: None,
+            message: if response.body.is_empty() {
+                format!("http status {status}")
+            } else {
+                response.body
+            },
+            details: None,
+            hint: None,
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn respond(status: u16, body: &str) -> Result<RawResponse, LogbookError> {
+        expect_success(Ok(RawResponse {
+            status,
+            body: body.into(),
+        }))
+    }
+
+    #[test]
+    fn two_hundreds_pass_through() {
+        for status in [200, 201, 204, 299] {
+            assert_eq!(
+                respond(status, "[]"),
+                Ok(RawResponse {
+                    status,
+                    body: "[]".into()
+                })
+            );
+        }
+    }
+
+    #[test]
+    fn network_failures_are_retryable_with_status_zero() {
+        let error = expect_success(Err(NetworkFailure {
+            message: "TypeError: Failed to fetch".into(),
+        }))
+        .unwrap_err();
+        assert_eq!(error.code(), "network_error");
+        assert_eq!(error.status(), 0);
+        assert!(error.retryable());
+        assert_eq!(
+            error.to_string(),
+            "network failure: TypeError: Failed to fetch"
+        );
+    }
+
+    #[test]
+    fn postgrest_errors_keep_code_message_details_and_hint() {
+        let body = r#"{"code":"42501","details":null,"hint":null,"message":"new row violates row-level security policy for table \"geocache_logs\""}"#;
+        let error = respond(401, body).unwrap_err();
+        assert_eq!(error.code(), "42501");
+        assert_eq!(error.status(), 401);
+        assert!(!error.retryable());
+        assert_eq!(
+            error.to_string(),
+            "new row violates row-level security policy for table \"geocache_logs\""
+        );
+        assert_eq!((error.details(), error.hint()), (None, None));
+
+        let body = r#"{"code":"PGRST205","details":null,"hint":"Perhaps you meant the table 'public.geocache_logs'","message":"Could not find the table 'public.nope' in the schema cache"}"#;
+        let error = respond(404, body).unwrap_err();
+        assert_eq!(error.code(), "PGRST205");
+        assert_eq!(
+            error.hint(),
+            Some("Perhaps you meant the table 'public.geocache_logs'")
+        );
+
+        let body = r#"{"code":"23505","details":"Key (id)=(1) already exists.","hint":null,"message":"duplicate key"}"#;
+        assert_eq!(
+            respond(409, body).unwrap_err().details(),
+            Some("Key (id)=(1) already exists.")
+        );
+    }
+
+    #[test]
+    fn postgrest_errors_with_a_server_status_are_retryable_api_errors() {
+        let body = r#"{"code":"08006","details":null,"hint":null,"message":"connection failure"}"#;
+        let error = respond(503, body).unwrap_err();
+        assert_eq!(error.code(), "08006");
+        assert!(error.retryable());
+    }
+
+    #[test]
+    fn server_statuses_without_a_postgrest_body_are_server_errors() {
+        for (status, body) in [
+            (500, ""),
+            (502, "<html>Bad Gateway</html>"),
+            (520, "{\"message\":\"cloudflare\"}"),
+            (530, "[]"),
+            (599, "{\"code\":5}"),
+        ] {
+            let error = respond(status, body).unwrap_err();
+            assert_eq!(error.code(), "server_error", "{status}");
+            assert_eq!(error.status(), status);
+            assert!(error.retryable());
+            assert_eq!(
+                error.to_string(),
+                format!("server error: http status {status}")
+            );
+        }
+    }
+
+    #[test]
+    fn other_refusals_without_a_code_are_http_errors() {
+        let error = respond(
+            401,
+            r#"{"message":"Invalid API key","hint":"Double check your key"}"#,
+        )
+        .unwrap_err();
+        assert_eq!(error.code(), "http_error");
+        assert_eq!(error.to_string(), "Invalid API key");
+        assert_eq!(error.hint(), Some("Double check your key"));
+        assert!(!error.retryable());
+
+        let error = respond(404, "no such thing").unwrap_err();
+        assert_eq!(
+            (error.code(), error.to_string()),
+            ("http_error", "no such thing".into())
+        );
+        let error = respond(400, "").unwrap_err();
+        assert_eq!(error.to_string(), "http status 400");
+        let error = respond(302, "").unwrap_err();
+        assert_eq!((error.code(), error.status()), ("http_error", 302));
+    }
+
+    #[test]
+    fn body_errors_carry_the_schema_error() {
+        let schema = SchemaError::NotAnArray {
+            found: "object".into(),
+        };
+        let error = LogbookError::Body {
+            status: 200,
+            error: schema.clone(),
+        };
+        assert_eq!(error.code(), "schema_mismatch");
+        assert_eq!(error.to_string(), schema.to_string());
+        assert_eq!(error.schema(), Some(&schema));
+        assert!(!error.retryable());
+        assert_eq!(error.status(), 200);
+        let invalid = LogbookError::Body {
+            status: 200,
+            error: SchemaError::InvalidJson { reason: "x".into() },
+        };
+        assert_eq!(invalid.code(), "invalid_json");
+    }
+}

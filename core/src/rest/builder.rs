@@ -1,0 +1,282 @@
+//! A PostgREST request builder in the postgrest-rs style that stops at a plain [`HttpRequest`].
+//!
+//! Headers are the ones supabase-js 2.109 sends through `fetchWithAuth` and postgrest-js:
+//! `x-client-info`, `apikey`, `authorization: Bearer <token>`, then `accept-profile` for reads or
+//! `content-profile` plus `content-type: application/json` for writes.
+
+use crate::config::{is_js_whitespace, ClientConfig};
+use crate::http::{encode_query, percent_encode, Component, HttpRequest, Method};
+
+/// supabase-js's default `db.schema`.
+const DEFAULT_SCHEMA: &str = "public";
+
+/// The REST endpoint and the credentials every request carries.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Postgrest {
+    rest_url: String,
+    schema: String,
+    headers: Vec<(String, String)>,
+}
+
+impl Postgrest {
+    /// `bearer` is the token for `Authorization`: the anon key, or a signed-in user's access token.
+    pub fn new(config: &ClientConfig, bearer: &str) -> Self {
+        Postgrest {
+            rest_url: config.rest_url().to_owned(),
+            schema: DEFAULT_SCHEMA.to_owned(),
+            headers: vec![
+                ("x-client-info".into(), config.client_info().to_owned()),
+                ("apikey".into(), config.key().to_owned()),
+                ("authorization".into(), format!("Bearer {bearer}")),
+            ],
+        }
+    }
+
+    /// Targets another exposed schema (sent as `accept-profile` / `content-profile`).
+    pub fn schema(mut self, schema: impl Into<String>) -> Self {
+        self.schema = schema.into();
+        self
+    }
+
+    /// Starts a request on `table`. Without a further call it is `GET` with no query.
+    pub fn from(&self, table: &str) -> Builder {
+        Builder {
+            method: Method::Get,
+            url: format!(
+                "{}/{}",
+                self.rest_url,
+                percent_encode(table, Component::PathSegment)
+            ),
+            schema: self.schema.clone(),
+            queries: Vec::new(),
+            headers: self.headers.clone(),
+            body: None,
+        }
+    }
+}
+
+/// One request under construction. Each method adds one query pair, header or body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Builder {
+    method: Method,
+    url: String,
+    schema: String,
+    pub(crate) queries: Vec<(String, String)>,
+    headers: Vec<(String, String)>,
+    body: Option<String>,
+}
+
+impl Builder {
+    /// `GET ?select=<columns>`; whitespace outside double quotes is dropped, as postgrest-js does.
+    pub fn select(mut self, columns: &str) -> Self {
+        let mut quoted = false;
+        let cleaned: String = columns
+            .chars()
+            .filter(|&c| {
+                if c == '"' {
+                    quoted = !quoted;
+                }
+                quoted || !is_js_whitespace(c)
+            })
+            .collect();
+        self.method = Method::Get;
+        self.set_query("select", cleaned);
+        self
+    }
+
+    /// Adds `column.asc` or `column.desc` to `order`, comma-joined on repeat.
+    pub fn order(mut self, column: &str, ascending: bool) -> Self {
+        let term = format!("{column}.{}", if ascending { "asc" } else { "desc" });
+        match self.queries.iter_mut().find(|(key, _)| key == "order") {
+            Some((_, value)) => {
+                value.push(',');
+                value.push_str(&term);
+            }
+            None => self.queries.push(("order".into(), term)),
+        }
+        self
+    }
+
+    /// `POST` of a JSON body (an object or an array), serialised by the caller.
+    pub fn insert(mut self, json_body: impl Into<String>) -> Self {
+        self.method = Method::Post;
+        self.body = Some(json_body.into());
+        self
+    }
+
+    /// `PATCH` of the rows matched by the filters with a JSON object body.
+    pub fn update(mut self, json_body: impl Into<String>) -> Self {
+        self.method = Method::Patch;
+        self.body = Some(json_body.into());
+        self
+    }
+
+    /// `DELETE` of the rows matched by the filters.
+    pub fn delete(mut self) -> Self {
+        self.method = Method::Delete;
+        self.body = None;
+        self
+    }
+
+    /// Adds a request header, replacing one of the same name.
+    pub fn header(mut self, name: &str, value: impl Into<String>) -> Self {
+        let name = name.to_ascii_lowercase();
+        self.headers.retain(|(key, _)| *key != name);
+        self.headers.push((name, value.into()));
+        self
+    }
+
+    pub fn build(self) -> HttpRequest {
+        let mut headers = self.headers;
+        if matches!(self.method, Method::Get | Method::Head) {
+            headers.push(("accept-profile".into(), self.schema));
+        } else {
+            headers.push(("content-profile".into(), self.schema));
+            headers.push(("content-type".into(), "application/json".into()));
+        }
+        let url = if self.queries.is_empty() {
+            self.url
+        } else {
+            format!("{}?{}", self.url, encode_query(&self.queries))
+        };
+        HttpRequest {
+            method: self.method,
+            url,
+            headers,
+            body: self.body,
+        }
+    }
+
+    fn set_query(&mut self, key: &str, value: String) {
+        match self
+            .queries
+            .iter_mut()
+            .find(|(existing, _)| existing == key)
+        {
+            Some((_, existing)) => *existing = value,
+            None => self.queries.push((key.into(), value)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn postgrest() -> Postgrest {
+        let config = ClientConfig::new("https://x.supabase.co", "anon")
+            .unwrap()
+            .with_client_info("geocache-client/1.2.3; runtime=web");
+        Postgrest::new(&config, "token")
+    }
+
+    fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
+        list.iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect()
+    }
+
+    #[test]
+    fn reads_carry_the_supabase_js_headers() {
+        let request = postgrest().from("t").select("*").build();
+        assert_eq!(request.method, Method::Get);
+        assert_eq!(request.url, "https://x.supabase.co/rest/v1/t?select=*");
+        assert_eq!(
+            request.headers,
+            pairs(&[
+                ("x-client-info", "geocache-client/1.2.3; runtime=web"),
+                ("apikey", "anon"),
+                ("authorization", "Bearer token"),
+                ("accept-profile", "public"),
+            ])
+        );
+        assert_eq!(request.body, None);
+    }
+
+    #[test]
+    fn writes_carry_content_profile_and_type_and_no_prefer() {
+        let request = postgrest().from("t").insert(r#"{"a":1}"#).build();
+        assert_eq!(request.method, Method::Post);
+        assert_eq!(request.url, "https://x.supabase.co/rest/v1/t");
+        assert_eq!(request.header("content-profile"), Some("public"));
+        assert_eq!(request.header("content-type"), Some("application/json"));
+        assert_eq!(request.header("accept-profile"), None);
+        assert_eq!(request.header("prefer"), None);
+        assert_eq!(request.body.as_deref(), Some(r#"{"a":1}"#));
+
+        let request = postgrest().from("t").update("{}").eq("id", "1").build();
+        assert_eq!(request.method, Method::Patch);
+        assert_eq!(request.url, "https://x.supabase.co/rest/v1/t?id=eq.1");
+        assert_eq!(request.header("content-profile"), Some("public"));
+
+        let request = postgrest().from("t").delete().eq("id", "1").build();
+        assert_eq!((request.method, &request.body), (Method::Delete, &None));
+        assert_eq!(request.header("content-type"), Some("application/json"));
+    }
+
+    #[test]
+    fn select_strips_whitespace_outside_quotes() {
+        let request = postgrest()
+            .from("t")
+            .select(" id, name ,\"odd name\"\n")
+            .build();
+        assert_eq!(
+            request.url,
+            "https://x.supabase.co/rest/v1/t?select=id%2Cname%2C%22odd+name%22"
+        );
+        let request = postgrest().from("t").select("a").select("b").build();
+        assert_eq!(request.url, "https://x.supabase.co/rest/v1/t?select=b");
+    }
+
+    #[test]
+    fn order_terms_are_comma_joined() {
+        let request = postgrest()
+            .from("t")
+            .select("*")
+            .order("created_at", false)
+            .order("id", true)
+            .build();
+        assert_eq!(
+            request.url,
+            "https://x.supabase.co/rest/v1/t?select=*&order=created_at.desc%2Cid.asc"
+        );
+    }
+
+    #[test]
+    fn table_names_are_one_encoded_path_segment() {
+        let request = postgrest().from("../auth/v1/user?x").build();
+        assert_eq!(
+            request.url,
+            "https://x.supabase.co/rest/v1/..%2Fauth%2Fv1%2Fuser%3Fx"
+        );
+    }
+
+    #[test]
+    fn schema_and_headers_can_be_set() {
+        let request = postgrest()
+            .schema("other")
+            .from("t")
+            .header("Prefer", "return=representation")
+            .header("prefer", "return=minimal")
+            .select("*")
+            .build();
+        assert_eq!(request.header("accept-profile"), Some("other"));
+        let prefers: Vec<_> = request
+            .headers
+            .iter()
+            .filter(|(k, _)| k == "prefer")
+            .collect();
+        assert_eq!(
+            prefers,
+            [&("prefer".to_owned(), "return=minimal".to_owned())]
+        );
+    }
+
+    #[test]
+    fn the_bearer_is_independent_of_the_apikey() {
+        let config = ClientConfig::new("https://h", "anon").unwrap();
+        let request = Postgrest::new(&config, "user-jwt").from("t").build();
+        assert_eq!(request.header("apikey"), Some("anon"));
+        assert_eq!(request.header("authorization"), Some("Bearer user-jwt"));
+    }
+}

@@ -1,0 +1,44 @@
+//! Row filters, a second `impl Builder` as in postgrest-rs src/filter.rs. Values are sent as
+//! given (no quoting: postgrest-rs issue #39); the query encoder escapes them.
+
+use super::Builder;
+
+impl Builder {
+    /// `column=eq.value`
+    pub fn eq(self, column: &str, value: &str) -> Self {
+        self.filter(column, "eq", value)
+    }
+
+    /// `column=neq.value`
+    pub fn neq(self, column: &str, value: &str) -> Self {
+        self.filter(column, "neq", value)
+    }
+
+    fn filter(mut self, column: &str, operator: &str, value: &str) -> Self {
+        self.queries
+            .push((column.to_owned(), format!("{operator}.{value}")));
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::config::ClientConfig;
+    use crate::rest::Postgrest;
+
+    #[test]
+    fn filters_add_one_encoded_pair_each() {
+        let config = ClientConfig::new("https://h", "k").unwrap();
+        let request = Postgrest::new(&config, "k")
+            .from("t")
+            .select("*")
+            .eq("name", "a,b&c d")
+            .neq("id", "1")
+            .eq("name", "x")
+            .build();
+        assert_eq!(
+            request.url,
+            "https://h/rest/v1/t?select=*&name=eq.a%2Cb%26c+d&id=neq.1&name=eq.x"
+        );
+    }
+}

@@ -1,0 +1,156 @@
+//! The page's two calls on `geocache_logs`, as supabase-js makes them, and their outcomes.
+
+use crate::config::ClientConfig;
+use crate::entry::{Entry, NewEntry};
+use crate::http::HttpRequest;
+use crate::ordering::sort_newest_first;
+use crate::outcome::{expect_success, LogbookError, NetworkFailure, RawResponse};
+use crate::rest::Postgrest;
+use crate::schema::parse_entries;
+
+pub const TABLE: &str = "geocache_logs";
+
+/// `.from('geocache_logs').select('*').order('created_at', {ascending: false})`
+pub fn list_entries_request(config: &ClientConfig, bearer: &str) -> HttpRequest {
+    Postgrest::new(config, bearer)
+        .from(TABLE)
+        .select("*")
+        .order("created_at", false)
+        .build()
+}
+
+/// `.from('geocache_logs').insert({name, message})`
+pub fn sign_logbook_request(config: &ClientConfig, bearer: &str, entry: &NewEntry) -> HttpRequest {
+    Postgrest::new(config, bearer)
+        .from(TABLE)
+        .insert(entry.to_json())
+        .build()
+}
+
+/// The validated entries, newest first whatever order the server used.
+pub fn list_entries_outcome(
+    response: Result<RawResponse, NetworkFailure>,
+) -> Result<Vec<Entry>, LogbookError> {
+    let response = expect_success(response)?;
+    let mut entries = parse_entries(&response.body).map_err(|error| LogbookError::Body {
+        status: response.status,
+        error,
+    })?;
+    sort_newest_first(&mut entries);
+    Ok(entries)
+}
+
+/// Success or the classified failure; the insert's body (empty with `return=minimal`) is not read.
+pub fn sign_logbook_outcome(
+    response: Result<RawResponse, NetworkFailure>,
+) -> Result<(), LogbookError> {
+    expect_success(response).map(drop)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::http::Method;
+
+    const KEY: &str = "eyJhbGciOiJIUzI1NiJ9.anon.sig";
+
+    fn config() -> ClientConfig {
+        ClientConfig::new("http://127.0.0.1:54321", KEY)
+            .unwrap()
+            .with_client_info("geocache-client/0.1.0; runtime=web")
+    }
+
+    fn headers(list: &[(&str, &str)]) -> Vec<(String, String)> {
+        list.iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect()
+    }
+
+    #[test]
+    fn list_request_matches_supabase_js() {
+        assert_eq!(
+            list_entries_request(&config(), KEY),
+            HttpRequest {
+                method: Method::Get,
+                url: "http://127.0.0.1:54321/rest/v1/geocache_logs?select=*&order=created_at.desc"
+                    .into(),
+                headers: headers(&[
+                    ("x-client-info", "geocache-client/0.1.0; runtime=web"),
+                    ("apikey", KEY),
+                    ("authorization", &format!("Bearer {KEY}")),
+                    ("accept-profile", "public"),
+                ]),
+                body: None,
+            }
+        );
+    }
+
+    #[test]
+    fn sign_request_matches_supabase_js() {
+        let entry = NewEntry {
+            name: "Ann".into(),
+            message: "Found it! <3".into(),
+        };
+        assert_eq!(
+            sign_logbook_request(&config(), "user-token", &entry),
+            HttpRequest {
+                method: Method::Post,
+                url: "http://127.0.0.1:54321/rest/v1/geocache_logs".into(),
+                headers: headers(&[
+                    ("x-client-info", "geocache-client/0.1.0; runtime=web"),
+                    ("apikey", KEY),
+                    ("authorization", "Bearer user-token"),
+                    ("content-profile", "public"),
+                    ("content-type", "application/json"),
+                ]),
+                body: Some(r#"{"name":"Ann","message":"Found it! <3"}"#.into()),
+            }
+        );
+    }
+
+    fn ok(status: u16, body: &str) -> Result<RawResponse, NetworkFailure> {
+        Ok(RawResponse {
+            status,
+            body: body.into(),
+        })
+    }
+
+    #[test]
+    fn listed_entries_come_back_newest_first() {
+        let body = r#"[
+            {"id":1,"created_at":"2024-05-01T10:00:00+00:00","name":"a","message":"x"},
+            {"id":2,"created_at":"2024-05-01T12:00:00+00:00","name":"b","message":"y"},
+            {"id":3,"created_at":"2024-05-01T13:00:00+02:00","name":"c","message":"z"}
+        ]"#;
+        let entries = list_entries_outcome(ok(200, body)).unwrap();
+        let ids: Vec<f64> = entries.iter().map(|entry| entry.id).collect();
+        assert_eq!(ids, [2.0, 3.0, 1.0]);
+    }
+
+    #[test]
+    fn list_failures_are_classified() {
+        let error = list_entries_outcome(ok(200, r#"[{"id":"1"}]"#)).unwrap_err();
+        assert_eq!((error.code(), error.status()), ("schema_mismatch", 200));
+        assert_eq!(error.schema().and_then(|schema| schema.field()), Some("id"));
+
+        let error = list_entries_outcome(ok(200, "<html>")).unwrap_err();
+        assert_eq!(error.code(), "invalid_json");
+
+        let error = list_entries_outcome(ok(503, "")).unwrap_err();
+        assert_eq!((error.code(), error.retryable()), ("server_error", true));
+
+        let error = list_entries_outcome(Err(NetworkFailure {
+            message: "refused".into(),
+        }))
+        .unwrap_err();
+        assert_eq!(error.code(), "network_error");
+    }
+
+    #[test]
+    fn signing_succeeds_on_201_with_an_empty_body_and_fails_on_refusal() {
+        assert_eq!(sign_logbook_outcome(ok(201, "")), Ok(()));
+        let body = r#"{"code":"23502","details":null,"hint":null,"message":"null value in column \"name\""}"#;
+        let error = sign_logbook_outcome(ok(400, body)).unwrap_err();
+        assert_eq!((error.code(), error.status()), ("23502", 400));
+    }
+}

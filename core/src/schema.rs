@@ -1,0 +1,323 @@
+//! Strict validation of the entry list PostgREST returns: the body text is parsed once, here.
+
+use serde_json::{Map, Value};
+
+use crate::entry::Entry;
+use crate::timestamp::Timestamp;
+
+/// Why a successful response body is not a list of entries.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SchemaError {
+    #[error("response body is not valid JSON: {reason}")]
+    InvalidJson { reason: String },
+    #[error("expected an array of entries, found {found}")]
+    NotAnArray { found: String },
+    #[error("entry {index}: expected an object, found {found}")]
+    NotAnObject { index: usize, found: String },
+    #[error("entry {index}: field \"{field}\": expected {expected}, found {found}")]
+    Field {
+        index: usize,
+        field: &'static str,
+        expected: &'static str,
+        found: String,
+    },
+}
+
+impl SchemaError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            SchemaError::InvalidJson { .. } => "invalid_json",
+            _ => "schema_mismatch",
+        }
+    }
+
+    /// The position of the offending entry in the server's array, if the body was an array.
+    pub fn index(&self) -> Option<usize> {
+        match self {
+            SchemaError::NotAnObject { index, .. } | SchemaError::Field { index, .. } => {
+                Some(*index)
+            }
+            SchemaError::InvalidJson { .. } | SchemaError::NotAnArray { .. } => None,
+        }
+    }
+
+    pub fn field(&self) -> Option<&'static str> {
+        match self {
+            SchemaError::Field { field, .. } => Some(field),
+            _ => None,
+        }
+    }
+
+    pub fn expected(&self) -> Option<&'static str> {
+        match self {
+            SchemaError::InvalidJson { .. } => None,
+            SchemaError::NotAnArray { .. } => Some("an array of entries"),
+            SchemaError::NotAnObject { .. } => Some("an object"),
+            SchemaError::Field { expected, .. } => Some(expected),
+        }
+    }
+
+    pub fn found(&self) -> Option<&str> {
+        match self {
+            SchemaError::InvalidJson { .. } => None,
+            SchemaError::NotAnArray { found }
+            | SchemaError::NotAnObject { found, .. }
+            | SchemaError::Field { found, .. } => Some(found),
+        }
+    }
+}
+
+/// Parses a JSON array of `{id: number, created_at: timestamp string, name: string, message:
+/// string}` objects. Extra fields are ignored; the first mismatch (by entry, then field) is reported.
+pub fn parse_entries(body: &str) -> Result<Vec<Entry>, SchemaError> {
+    let value: Value = serde_json::from_str(body).map_err(|error| SchemaError::InvalidJson {
+        reason: error.to_string(),
+    })?;
+    let Value::Array(items) = value else {
+        return Err(SchemaError::NotAnArray {
+            found: describe(Some(&value)),
+        });
+    };
+    items
+        .iter()
+        .enumerate()
+        .map(|(index, item)| match item {
+            Value::Object(fields) => entry(index, fields),
+            other => Err(SchemaError::NotAnObject {
+                index,
+                found: describe(Some(other)),
+            }),
+        })
+        .collect()
+}
+
+fn entry(index: usize, fields: &Map<String, Value>) -> Result<Entry, SchemaError> {
+    let mismatch = |field: &'static str, expected: &'static str| SchemaError::Field {
+        index,
+        field,
+        expected,
+        found: describe(fields.get(field)),
+    };
+    let id = match fields.get("id") {
+        Some(Value::Number(number)) => number.as_f64(),
+        _ => None,
+    }
+    .ok_or_else(|| mismatch("id", "a number"))?;
+    let created_at = match fields.get("created_at") {
+        Some(Value::String(text)) => Timestamp::parse(text).ok(),
+        _ => None,
+    }
+    .ok_or_else(|| mismatch("created_at", "a timestamp string"))?;
+    let string = |field: &'static str| match fields.get(field) {
+        Some(Value::String(text)) => Ok(text.clone()),
+        _ => Err(mismatch(field, "a string")),
+    };
+    Ok(Entry {
+        id,
+        created_at,
+        name: string("name")?,
+        message: string("message")?,
+    })
+}
+
+/// Longest string shown in a message, in characters; longer ones are cut with an ellipsis.
+const SHOWN_STRING_CHARS: usize = 60;
+
+/// Names a JSON value for an error message: `number 5`, `string "x"`, `object`, `nothing`.
+fn describe(value: Option<&Value>) -> String {
+    match value {
+        None => "nothing".into(),
+        Some(Value::Null) => "null".into(),
+        Some(Value::Bool(flag)) => format!("boolean {flag}"),
+        Some(Value::Number(number)) => format!("number {number}"),
+        Some(Value::String(text)) if text.chars().count() > SHOWN_STRING_CHARS => {
+            let shown: String = text.chars().take(SHOWN_STRING_CHARS).collect();
+            format!("string {}…", Value::String(shown))
+        }
+        Some(string @ Value::String(_)) => format!("string {string}"),
+        Some(Value::Array(items)) => format!("array of {} items", items.len()),
+        Some(Value::Object(_)) => "object".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::{entries, timestamp_text};
+    use proptest::prelude::*;
+
+    const VALID: &str =
+        r#"{"id":1,"created_at":"2024-05-01T12:34:56.789+00:00","name":"n","message":"m"}"#;
+
+    fn with(field: &str, raw: &str) -> String {
+        let mut value: Value = serde_json::from_str(VALID).unwrap();
+        let object = value.as_object_mut().unwrap();
+        if raw.is_empty() {
+            object.remove(field);
+        } else {
+            object.insert(field.into(), serde_json::from_str(raw).unwrap());
+        }
+        format!("[{VALID},{VALID},{value}]")
+    }
+
+    #[test]
+    fn valid_entries_parse_and_keep_server_text() {
+        let body = r#"[{"id":2,"created_at":"2024-05-01 12:00:00+02","name":"<b>x</b>","message":"","extra":[1]},
+                       {"id":1.5e3,"created_at":"2024-05-01T12:34:56.789+00:00","name":"n","message":"m"}]"#;
+        let parsed = parse_entries(body).unwrap();
+        assert_eq!(parsed.len(), 2);
+        assert_eq!(parsed[0].id, 2.0);
+        assert_eq!(parsed[0].created_at.as_str(), "2024-05-01 12:00:00+02");
+        assert_eq!(parsed[0].name, "<b>x</b>");
+        assert_eq!(parsed[0].message, "");
+        assert_eq!(parsed[1].id, 1500.0);
+        assert_eq!(parse_entries("[]").unwrap(), vec![]);
+    }
+
+    #[test]
+    fn field_mismatches_name_index_field_expectation_and_value() {
+        let cases = [
+            ("created_at", "5", "entry 2: field \"created_at\": expected a timestamp string, found number 5"),
+            ("created_at", "\"2024-02-30T00:00:00Z\"", "entry 2: field \"created_at\": expected a timestamp string, found string \"2024-02-30T00:00:00Z\""),
+            ("created_at", "\"2024-05-01T25:00:00Z\"", "entry 2: field \"created_at\": expected a timestamp string, found string \"2024-05-01T25:00:00Z\""),
+            ("created_at", "", "entry 2: field \"created_at\": expected a timestamp string, found nothing"),
+            ("id", "\"1\"", "entry 2: field \"id\": expected a number, found string \"1\""),
+            ("id", "null", "entry 2: field \"id\": expected a number, found null"),
+            ("name", "true", "entry 2: field \"name\": expected a string, found boolean true"),
+            ("name", "[1,2]", "entry 2: field \"name\": expected a string, found array of 2 items"),
+            ("message", "{}", "entry 2: field \"message\": expected a string, found object"),
+            ("message", "", "entry 2: field \"message\": expected a string, found nothing"),
+        ];
+        for (field, raw, message) in cases {
+            let error = parse_entries(&with(field, raw)).unwrap_err();
+            assert_eq!(error.to_string(), message);
+            assert_eq!(error.code(), "schema_mismatch");
+            assert_eq!(error.index(), Some(2));
+            assert_eq!(error.field(), Some(field));
+        }
+    }
+
+    #[test]
+    fn the_first_bad_field_of_the_first_bad_entry_is_reported() {
+        let body = r#"[{"id":"x","created_at":1},{"id":"y"}]"#;
+        let error = parse_entries(body).unwrap_err();
+        assert_eq!(error.index(), Some(0));
+        assert_eq!(error.field(), Some("id"));
+        assert_eq!(error.expected(), Some("a number"));
+        assert_eq!(error.found(), Some("string \"x\""));
+    }
+
+    #[test]
+    fn non_arrays_and_non_objects_are_refused() {
+        let error = parse_entries(r#"{"id":1}"#).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "expected an array of entries, found object"
+        );
+        assert_eq!((error.index(), error.field()), (None, None));
+        assert_eq!(error.expected(), Some("an array of entries"));
+
+        let error = parse_entries(&format!("[{VALID},\"entry\"]")).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "entry 1: expected an object, found string \"entry\""
+        );
+        assert_eq!((error.index(), error.field()), (Some(1), None));
+        assert_eq!(error.code(), "schema_mismatch");
+    }
+
+    #[test]
+    fn text_that_is_not_json_is_invalid_json() {
+        for body in ["", "<html>502</html>", "[{]", "[] []"] {
+            let error = parse_entries(body).unwrap_err();
+            assert_eq!(error.code(), "invalid_json", "{body:?}");
+            assert!(error
+                .to_string()
+                .starts_with("response body is not valid JSON: "));
+            assert_eq!((error.index(), error.found()), (None, None));
+        }
+    }
+
+    #[test]
+    fn long_strings_are_cut_in_messages() {
+        let long = "é".repeat(100);
+        let error = parse_entries(&with("id", &format!("\"{long}\""))).unwrap_err();
+        assert_eq!(
+            error.found(),
+            Some(format!("string \"{}\"…", "é".repeat(60)).as_str())
+        );
+    }
+
+    /// A replacement of the wrong type for each field, `None` meaning the field is removed.
+    fn wrong_value(field: &'static str) -> BoxedStrategy<Option<Value>> {
+        let common = prop_oneof![
+            Just(None),
+            Just(Some(Value::Null)),
+            any::<bool>().prop_map(|flag| Some(Value::Bool(flag))),
+            Just(Some(serde_json::json!([]))),
+            Just(Some(serde_json::json!({"id": 1}))),
+        ];
+        match field {
+            "id" => prop_oneof![
+                common,
+                timestamp_text().prop_map(|t| Some(Value::String(t)))
+            ]
+            .boxed(),
+            "created_at" => prop_oneof![
+                common,
+                any::<i32>().prop_map(|n| Some(Value::from(n))),
+                "[a-zA-Z0-9 :.+-]{0,30}".prop_map(|t| Some(Value::String(t))),
+            ]
+            .boxed(),
+            _ => prop_oneof![common, any::<f64>().prop_map(|n| Some(Value::from(n)))].boxed(),
+        }
+    }
+
+    fn mutation() -> impl Strategy<Value = (Vec<Entry>, usize, &'static str, Option<Value>)> {
+        (
+            entries(1..8),
+            prop::sample::select(vec!["id", "created_at", "name", "message"]),
+        )
+            .prop_flat_map(|(entries, field)| {
+                let len = entries.len();
+                (Just(entries), 0..len, Just(field), wrong_value(field))
+            })
+    }
+
+    proptest! {
+        #[test]
+        fn any_valid_array_round_trips(entries in entries(0..12)) {
+            let body = serde_json::to_string(&entries).unwrap();
+            prop_assert_eq!(parse_entries(&body).unwrap(), entries);
+        }
+
+        #[test]
+        fn any_wrong_type_is_rejected_at_its_entry_and_field(
+            (entries, index, field, replacement) in mutation()
+        ) {
+            let mut value = serde_json::to_value(&entries).unwrap();
+            let object = value[index].as_object_mut().unwrap();
+            // A timestamp-looking string in created_at may happen to be valid: then it is no mutation.
+            if let Some(Value::String(text)) = &replacement {
+                prop_assume!(field != "created_at" || Timestamp::parse(text).is_err());
+            }
+            match replacement {
+                Some(replacement) => object.insert(field.into(), replacement),
+                None => object.remove(field),
+            };
+            let error = parse_entries(&value.to_string()).unwrap_err();
+            prop_assert_eq!(error.index(), Some(index));
+            prop_assert_eq!(error.field(), Some(field));
+            prop_assert_eq!(error.code(), "schema_mismatch");
+        }
+
+        #[test]
+        fn extra_fields_are_ignored(entries in entries(1..5), extra in any::<String>()) {
+            let mut value = serde_json::to_value(&entries).unwrap();
+            for item in value.as_array_mut().unwrap() {
+                item.as_object_mut().unwrap().insert(format!("x_{extra}"), Value::from(extra.clone()));
+            }
+            prop_assert_eq!(parse_entries(&value.to_string()).unwrap(), entries);
+        }
+    }
+}

@@ -1,0 +1,96 @@
+//! The one conversion from core errors to JS: a real `Error` (never a string) whose `name`,
+//! `code` and, for call failures, `status`, `retryable`, `details`, `hint` and schema fields are
+//! own properties, so callers can branch on them.
+
+use geocache_core::{ConfigError, LogbookError};
+use js_sys::Reflect;
+use wasm_bindgen::JsValue;
+
+/// Everything an exported function can reject or throw with.
+#[derive(Debug, thiserror::Error)]
+pub enum ClientError {
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    #[error(transparent)]
+    Logbook(#[from] LogbookError),
+    /// An argument of the wrong shape, e.g. `signLogbook({name: 1})`.
+    #[error("invalid {name}: {reason}")]
+    Argument { name: &'static str, reason: String },
+    /// A result could not be converted to JS: a bug in this crate, reported rather than panicking.
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl ClientError {
+    pub fn argument(name: &'static str, error: serde_wasm_bindgen::Error) -> Self {
+        ClientError::Argument {
+            name,
+            reason: reason(error),
+        }
+    }
+
+    pub fn internal(error: serde_wasm_bindgen::Error) -> Self {
+        ClientError::Internal(reason(error))
+    }
+}
+
+/// The message of the JS `Error` serde-wasm-bindgen wraps, without its `Error: ` prefix.
+fn reason(error: serde_wasm_bindgen::Error) -> String {
+    String::from(js_sys::Error::from(JsValue::from(error)).message())
+}
+
+impl From<ClientError> for JsValue {
+    fn from(error: ClientError) -> JsValue {
+        let message = error.to_string();
+        let properties: Vec<(&str, JsValue)> = match &error {
+            ClientError::Config(config) => vec![
+                ("name", "ConfigError".into()),
+                ("code", config.code().into()),
+            ],
+            ClientError::Logbook(logbook) => logbook_properties(logbook),
+            ClientError::Argument { .. } => vec![("code", "invalid_argument".into())],
+            ClientError::Internal(_) => vec![
+                ("name", "InternalError".into()),
+                ("code", "internal_error".into()),
+            ],
+        };
+        let js_error: JsValue = match error {
+            ClientError::Argument { .. } => js_sys::TypeError::new(&message).into(),
+            _ => js_sys::Error::new(&message).into(),
+        };
+        for (key, value) in properties {
+            // Defining a property on a fresh, unfrozen Error object cannot fail.
+            let _ = Reflect::set(&js_error, &key.into(), &value);
+        }
+        js_error
+    }
+}
+
+fn logbook_properties(error: &LogbookError) -> Vec<(&'static str, JsValue)> {
+    let optional = |value: Option<&str>| value.map_or(JsValue::NULL, JsValue::from);
+    let mut properties = vec![
+        ("name", "LogbookError".into()),
+        ("code", error.code().into()),
+        ("status", error.status().into()),
+        ("retryable", error.retryable().into()),
+        ("details", optional(error.details())),
+        ("hint", optional(error.hint())),
+    ];
+    if let Some(schema) = error
+        .schema()
+        .filter(|schema| schema.code() == "schema_mismatch")
+    {
+        properties.extend([
+            (
+                "index",
+                schema
+                    .index()
+                    .map_or(JsValue::NULL, |index| (index as f64).into()),
+            ),
+            ("field", optional(schema.field())),
+            ("expected", optional(schema.expected())),
+            ("found", optional(schema.found())),
+        ]);
+    }
+    properties
+}
