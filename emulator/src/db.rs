@@ -1,0 +1,161 @@
+//! SQLite storage and the shared application state.
+//!
+//! One connection behind a mutex: SQLite serialises writers anyway, and the emulator's load is a
+//! handful of requests. Every database call runs on tokio's blocking pool so the async runtime
+//! never waits on disk.
+
+use crate::error::ApiError;
+use crate::keys::Keys;
+use rusqlite::Connection;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+/// `id` is an always-increasing identity (AUTOINCREMENT never reuses ids, like a sequence);
+/// `created_at` holds microseconds since the Unix epoch, UTC, so ordering is by instant.
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS geocache_logs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    created_at INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    message TEXT NOT NULL
+) STRICT;
+CREATE INDEX IF NOT EXISTS geocache_logs_created_at ON geocache_logs (created_at);
+";
+
+/// Where the database lives.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DbLocation {
+    /// A private in-memory database (`--db :memory:`), gone when the process ends.
+    Memory,
+    File(PathBuf),
+}
+
+impl DbLocation {
+    pub fn from_arg(arg: &str) -> DbLocation {
+        if arg == ":memory:" {
+            DbLocation::Memory
+        } else {
+            DbLocation::File(PathBuf::from(arg))
+        }
+    }
+}
+
+impl std::fmt::Display for DbLocation {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DbLocation::Memory => formatter.write_str(":memory:"),
+            DbLocation::File(path) => write!(formatter, "{}", path.display()),
+        }
+    }
+}
+
+#[derive(Debug)]
+pub struct OpenError {
+    location: DbLocation,
+    cause: String,
+}
+
+impl std::fmt::Display for OpenError {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            formatter,
+            "cannot open database {}: {}",
+            self.location, self.cause
+        )
+    }
+}
+
+impl std::error::Error for OpenError {}
+
+#[derive(Clone, Debug)]
+pub struct Database {
+    connection: Arc<Mutex<Connection>>,
+}
+
+impl Database {
+    /// Opens (creating if needed, parent directories included) and migrates the database.
+    pub fn open(location: &DbLocation) -> Result<Database, OpenError> {
+        let fail = |cause: String| OpenError {
+            location: location.clone(),
+            cause,
+        };
+        let connection = match location {
+            DbLocation::Memory => Connection::open_in_memory(),
+            DbLocation::File(path) => {
+                create_parent_dirs(path).map_err(|error| fail(error.to_string()))?;
+                Connection::open(path)
+            }
+        }
+        .map_err(|error| fail(error.to_string()))?;
+        if matches!(location, DbLocation::File(_)) {
+            // WAL lets readers run beside the writer; FULL sync makes an acknowledged insert
+            // durable even across a power loss, not only a process restart.
+            connection
+                .pragma_update(None, "journal_mode", "WAL")
+                .and_then(|()| connection.pragma_update(None, "synchronous", "FULL"))
+                .map_err(|error| fail(error.to_string()))?;
+        }
+        connection
+            .execute_batch(SCHEMA)
+            .map_err(|error| fail(error.to_string()))?;
+        Ok(Database {
+            connection: Arc::new(Mutex::new(connection)),
+        })
+    }
+
+    /// Runs `work` with the connection on the blocking thread pool.
+    pub async fn call<T, F>(&self, work: F) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut Connection) -> Result<T, ApiError> + Send + 'static,
+    {
+        let connection = Arc::clone(&self.connection);
+        tokio::task::spawn_blocking(move || {
+            // A panic while holding the lock cannot leave SQLite inconsistent (transactions roll
+            // back on drop), so a poisoned lock is still safe to use.
+            let mut guard = connection
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            work(&mut guard)
+        })
+        .await
+        .map_err(ApiError::internal)?
+    }
+}
+
+fn create_parent_dirs(path: &Path) -> std::io::Result<()> {
+    match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => std::fs::create_dir_all(parent),
+        _ => Ok(()),
+    }
+}
+
+impl From<rusqlite::Error> for ApiError {
+    fn from(error: rusqlite::Error) -> Self {
+        ApiError::internal(format!("sqlite: {error}"))
+    }
+}
+
+/// Everything a handler needs; cheap to clone.
+#[derive(Clone, Debug)]
+pub struct AppState {
+    pub db: Database,
+    pub keys: Arc<Keys>,
+}
+
+impl AppState {
+    pub fn new(db: Database, keys: Keys) -> AppState {
+        AppState {
+            db,
+            keys: Arc::new(keys),
+        }
+    }
+
+    /// Opens the database at `location` and derives the keys from `jwt_secret`.
+    pub fn open(location: &DbLocation, jwt_secret: &str) -> Result<AppState, OpenError> {
+        Ok(AppState::new(
+            Database::open(location)?,
+            Keys::new(jwt_secret),
+        ))
+    }
+}

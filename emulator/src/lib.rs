@@ -1,0 +1,144 @@
+//! geocache-emulator: a local stand-in for the Supabase project behind the geocache logbook.
+//!
+//! Routes (each resource module owns its router; they are merged in [`app`]):
+//! - `GET /`, `GET /health`: liveness, no key needed.
+//! - `/rest/v1/{table}`: the PostgREST subset for `public.geocache_logs` ([`rest`]), behind the
+//!   API gateway's key check ([`gateway`]).
+//!
+//! Auth (`/auth/v1`) and the SMS outbox (`/emulator/v1/sms`) come next, as sibling modules
+//! merged beside `rest`.
+
+pub mod cli;
+mod cors;
+pub mod db;
+pub mod error;
+pub mod gateway;
+mod health;
+pub mod keys;
+pub mod rest;
+pub mod table;
+pub mod timestamp;
+
+use crate::cli::config::Config;
+use crate::db::{AppState, OpenError};
+use axum::http::StatusCode;
+use axum::response::IntoResponse;
+use axum::{middleware, Json, Router};
+use std::io::Write;
+use std::net::{IpAddr, SocketAddr};
+use tokio::net::TcpListener;
+
+/// The whole HTTP application over `state`.
+pub fn app(state: AppState) -> Router {
+    Router::new()
+        .merge(health::router())
+        .merge(rest::router(state))
+        .fallback(no_route)
+        .layer(middleware::from_fn(error::log_internal_errors))
+        .layer(cors::layer())
+}
+
+/// What Supabase's gateway answers for a path no service owns.
+async fn no_route() -> impl IntoResponse {
+    (
+        StatusCode::NOT_FOUND,
+        Json(serde_json::json!({"message": "no Route matched with those values"})),
+    )
+}
+
+#[derive(Debug)]
+pub enum ServeError {
+    Database(OpenError),
+    Io(std::io::Error),
+}
+
+impl std::fmt::Display for ServeError {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ServeError::Database(error) => error.fmt(formatter),
+            ServeError::Io(error) => error.fmt(formatter),
+        }
+    }
+}
+
+impl std::error::Error for ServeError {}
+
+/// Opens the database, binds, prints the three startup lines and serves until SIGINT/SIGTERM.
+pub async fn serve(config: Config) -> Result<(), ServeError> {
+    let state =
+        AppState::open(&config.db_location(), &config.jwt_secret).map_err(ServeError::Database)?;
+    let listener = TcpListener::bind((config.host.as_str(), config.port))
+        .await
+        .map_err(ServeError::Io)?;
+    let address = listener.local_addr().map_err(ServeError::Io)?;
+    let router = app(state.clone());
+    print_startup_lines(&config.host, address, &state).map_err(ServeError::Io)?;
+    axum::serve(listener, router)
+        .with_graceful_shutdown(shutdown_signal())
+        .await
+        .map_err(ServeError::Io)
+}
+
+/// The lines `supabase status` shows, which test harnesses parse.
+fn print_startup_lines(host: &str, address: SocketAddr, state: &AppState) -> std::io::Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    writeln!(stdout, "API URL: {}", api_url(host, address))?;
+    writeln!(stdout, "anon key: {}", state.keys.anon_key())?;
+    writeln!(
+        stdout,
+        "service_role key: {}",
+        state.keys.service_role_key()
+    )?;
+    stdout.flush()
+}
+
+/// A URL a client can use: the host as given (a wildcard address becomes loopback) and the
+/// bound port.
+fn api_url(host: &str, address: SocketAddr) -> String {
+    let port = address.port();
+    match host.parse::<IpAddr>() {
+        Ok(IpAddr::V4(ip)) if ip.is_unspecified() => format!("http://127.0.0.1:{port}"),
+        Ok(IpAddr::V6(ip)) if ip.is_unspecified() => format!("http://[::1]:{port}"),
+        Ok(IpAddr::V6(ip)) => format!("http://[{ip}]:{port}"),
+        _ => format!("http://{host}:{port}"),
+    }
+}
+
+async fn shutdown_signal() {
+    let interrupt = async {
+        // If the handler cannot be installed, only SIGTERM stops the server.
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = interrupt => {}
+        () = terminate => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn api_url_uses_a_reachable_host_and_the_real_port() {
+        let bound: SocketAddr = "127.0.0.1:40123".parse().unwrap();
+        assert_eq!(api_url("127.0.0.1", bound), "http://127.0.0.1:40123");
+        assert_eq!(api_url("0.0.0.0", bound), "http://127.0.0.1:40123");
+        assert_eq!(api_url("::", bound), "http://[::1]:40123");
+        assert_eq!(api_url("::1", bound), "http://[::1]:40123");
+        assert_eq!(api_url("localhost", bound), "http://localhost:40123");
+    }
+}

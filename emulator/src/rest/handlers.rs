@@ -1,0 +1,271 @@
+//! `/rest/v1/{table}`: PostgREST's table endpoint for `geocache_logs`.
+//!
+//! Checks run in PostgREST's order: JWT (PGRST3xx), schema profile (PGRST106), table
+//! (PGRST205), method (PGRST117), preferences, media types, query parameters (PGRST100), body
+//! (PGRST102/PGRST204), then what PostgreSQL would check: columns (42703), privileges (42501),
+//! values (22P02, 23502, ...).
+//!
+//! The table follows the project's migration (supabase/migrations): `id` is `GENERATED ALWAYS AS
+//! IDENTITY`, so writing it fails for every role with PostgreSQL's 428C9, raised by the rewriter
+//! before privileges are checked. `anon` and `authenticated` may SELECT all columns and INSERT
+//! only `name` and `message` (column grant): a client-sent `created_at` is 42501 for them (401 for
+//! anon, 403 for authenticated) and accepted from `service_role`. PATCH and DELETE are
+//! `service_role` only.
+
+use crate::db::AppState;
+use crate::error::ApiError;
+use crate::gateway::ApiKeyRole;
+use crate::keys::Role;
+use crate::rest::media::{self, Output};
+use crate::rest::payload::{self, Field, Values};
+use crate::rest::plan::{self, Plan};
+use crate::rest::prefer::{Preferences, Return};
+use crate::rest::query::{self, QueryParams};
+use crate::rest::response::{self, content_range_header};
+use crate::rest::role::request_role;
+use crate::rest::store;
+use crate::table::{Column, Row, SCHEMA, TABLE};
+use axum::body::Bytes;
+use axum::extract::{Path, RawQuery, State};
+use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method, StatusCode};
+use axum::response::Response;
+use axum::Extension;
+
+/// Everything a table handler reads from the request.
+struct TableRequest {
+    state: AppState,
+    role: Role,
+    headers: HeaderMap,
+    query: Option<String>,
+    body: Bytes,
+}
+
+pub async fn table(
+    State(state): State<AppState>,
+    Path(table): Path<String>,
+    Extension(api_key): Extension<ApiKeyRole>,
+    method: Method,
+    headers: HeaderMap,
+    RawQuery(query): RawQuery,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    let role = request_role(&state.keys, &headers, api_key)?;
+    let schema = requested_schema(&method, &headers)?;
+    if table != TABLE || schema != SCHEMA {
+        return Err(ApiError::table_not_found(&schema, &table));
+    }
+    let request = TableRequest {
+        state,
+        role,
+        headers,
+        query,
+        body,
+    };
+    match method {
+        Method::GET => read(request, false).await,
+        Method::HEAD => read(request, true).await,
+        Method::POST => insert(request).await,
+        Method::PATCH => update(request).await,
+        Method::DELETE => delete(request).await,
+        other => Err(ApiError::unsupported_method(other.as_str())),
+    }
+}
+
+/// `Accept-Profile` (reads) or `Content-Profile` (writes) must name an exposed schema.
+fn requested_schema(method: &Method, headers: &HeaderMap) -> Result<String, ApiError> {
+    let header = match *method {
+        Method::POST | Method::PATCH | Method::PUT | Method::DELETE => "content-profile",
+        _ => "accept-profile",
+    };
+    match headers.get(header) {
+        None => Ok(SCHEMA.to_owned()),
+        Some(value) => {
+            let schema = value.to_str().unwrap_or_default().trim();
+            if schema == SCHEMA {
+                Ok(SCHEMA.to_owned())
+            } else {
+                Err(ApiError::unacceptable_schema(schema))
+            }
+        }
+    }
+}
+
+/// Shared front part of every method: preferences, output type and query parameters.
+fn prepare(request: &TableRequest) -> Result<(Preferences, Output, QueryParams), ApiError> {
+    let preferences = Preferences::from_headers(&request.headers);
+    preferences.check_strict()?;
+    let output = media::negotiate(&request.headers)?;
+    let params = query::parse(request.query.as_deref())?;
+    Ok((preferences, output, params))
+}
+
+async fn read(request: TableRequest, head: bool) -> Result<Response, ApiError> {
+    let (preferences, output, params) = prepare(&request)?;
+    let plan = plan::plan(&params)?;
+    let with_count = preferences.wants_count();
+    let query_plan = plan.clone();
+    let (rows, total) = request
+        .state
+        .db
+        .call(move |connection| store::read(connection, &query_plan, with_count))
+        .await?;
+    let (status, range) = response::read_status(plan.offset, rows.len(), total)?;
+    let body = response::render(&rows, &plan.projection, output)?;
+    let mut headers = vec![content_range_header(range)];
+    headers.extend(applied(preferences.applied_for_read()));
+    if head {
+        let mut response = response::build(status, headers, None);
+        response.headers_mut().insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static(response::content_type(output)),
+        );
+        return Ok(response);
+    }
+    Ok(response::build(status, headers, Some((body, output))))
+}
+
+async fn insert(request: TableRequest) -> Result<Response, ApiError> {
+    let (preferences, output, params) = prepare(&request)?;
+    let projection = plan::projection(&params.select)?;
+    media::require_json_body(&request.headers)?;
+    let payload = payload::parse(&request.body, params.columns.as_deref())?;
+    if payload.columns.contains(&Column::Id) {
+        return Err(ApiError::identity_insert());
+    }
+    if request.role != Role::ServiceRole && payload.columns.contains(&Column::CreatedAt) {
+        return Err(ApiError::insufficient_privilege(request.role.authed()));
+    }
+    let rows = payload.values(preferences.missing)?;
+    let inserted = request
+        .state
+        .db
+        .call(move |connection| store::insert(connection, &rows))
+        .await?;
+
+    let total = preferences.wants_count().then(|| count(&inserted));
+    let mut headers = vec![content_range_header(response::content_range(1, 0, total))];
+    if let (Some(Return::HeadersOnly), [row]) = (preferences.return_, inserted.as_slice()) {
+        // PostgREST's `return=headers-only`: where the new row can be read.
+        if let Ok(location) = HeaderValue::from_str(&format!("/{TABLE}?id=eq.{}", row.id)) {
+            headers.push((header::LOCATION, location));
+        }
+    }
+    headers.extend(applied(preferences.applied_for_insert()));
+    let body = representation(&preferences, &inserted, &projection, output)?;
+    Ok(response::build(StatusCode::CREATED, headers, body))
+}
+
+async fn update(request: TableRequest) -> Result<Response, ApiError> {
+    let (preferences, output, params) = prepare(&request)?;
+    let plan = plan::plan(&params)?;
+    media::require_json_body(&request.headers)?;
+    let payload = payload::parse(&request.body, params.columns.as_deref())?;
+    if payload.columns.contains(&Column::Id) {
+        return Err(ApiError::identity_update());
+    }
+    refuse_unless_service_role(request.role)?;
+    // PostgREST updates from one object; an array cannot populate a single record.
+    if request.body.trim_ascii_start().starts_with(b"[") {
+        return Err(ApiError::not_an_object("an array"));
+    }
+    let values = payload
+        .values(preferences.missing)?
+        .pop()
+        .unwrap_or_else(no_change);
+    if !payload.columns.is_empty() {
+        require_filter(&plan, "UPDATE")?;
+    }
+    let mutation_plan = plan.clone();
+    let rows = request
+        .state
+        .db
+        .call(move |connection| store::update(connection, &mutation_plan, &values))
+        .await?;
+    let range = response::content_range(
+        0,
+        count(&rows) - 1,
+        preferences.wants_count().then(|| count(&rows)),
+    );
+    mutation_response(&preferences, rows, &plan, output, range)
+}
+
+async fn delete(request: TableRequest) -> Result<Response, ApiError> {
+    let (preferences, output, params) = prepare(&request)?;
+    let plan = plan::plan(&params)?;
+    refuse_unless_service_role(request.role)?;
+    require_filter(&plan, "DELETE")?;
+    let mutation_plan = plan.clone();
+    let rows = request
+        .state
+        .db
+        .call(move |connection| store::delete(connection, &mutation_plan))
+        .await?;
+    let range = response::content_range(1, 0, preferences.wants_count().then(|| count(&rows)));
+    mutation_response(&preferences, rows, &plan, output, range)
+}
+
+fn no_change() -> Values {
+    Values {
+        created_at: Field::Default,
+        name: Field::Default,
+        message: Field::Default,
+    }
+}
+
+fn refuse_unless_service_role(role: Role) -> Result<(), ApiError> {
+    if role == Role::ServiceRole {
+        Ok(())
+    } else {
+        Err(ApiError::insufficient_privilege(role.authed()))
+    }
+}
+
+/// Supabase loads the `safeupdate` extension: UPDATE and DELETE need a WHERE clause, which
+/// PostgREST only writes for filters (or a limit).
+fn require_filter(plan: &Plan, statement: &str) -> Result<(), ApiError> {
+    if plan.conditions.is_empty() && plan.limit.is_none() {
+        return Err(ApiError::requires_where_clause(statement));
+    }
+    Ok(())
+}
+
+/// PATCH/DELETE: 200 with the rows for `return=representation`, else 204.
+fn mutation_response(
+    preferences: &Preferences,
+    rows: Vec<Row>,
+    plan: &Plan,
+    output: Output,
+    range: String,
+) -> Result<Response, ApiError> {
+    let mut headers = vec![content_range_header(range)];
+    headers.extend(applied(preferences.applied_for_mutation()));
+    match representation(preferences, &rows, &plan.projection, output)? {
+        Some(body) => Ok(response::build(StatusCode::OK, headers, Some(body))),
+        None => Ok(response::build(StatusCode::NO_CONTENT, headers, None)),
+    }
+}
+
+fn representation(
+    preferences: &Preferences,
+    rows: &[Row],
+    projection: &plan::Projection,
+    output: Output,
+) -> Result<Option<(String, Output)>, ApiError> {
+    if preferences.return_ != Some(Return::Representation) {
+        return Ok(None);
+    }
+    Ok(Some((response::render(rows, projection, output)?, output)))
+}
+
+fn count(rows: &[Row]) -> i64 {
+    i64::try_from(rows.len()).unwrap_or(i64::MAX)
+}
+
+fn applied(value: Option<HeaderValue>) -> Option<(HeaderName, HeaderValue)> {
+    value.map(|value| (HeaderName::from_static("preference-applied"), value))
+}
+
+/// Any other path under `/rest/v1`.
+pub async fn invalid_path() -> ApiError {
+    ApiError::invalid_resource_path()
+}

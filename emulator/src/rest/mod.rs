@@ -1,0 +1,31 @@
+//! The PostgREST subset under `/rest/v1`, behind the API gateway's key check.
+
+mod handlers;
+mod media;
+mod payload;
+mod plan;
+mod prefer;
+pub mod query;
+mod response;
+mod role;
+mod sql;
+mod store;
+
+use crate::db::AppState;
+use crate::gateway;
+use axum::middleware;
+use axum::routing::any;
+use axum::Router;
+
+pub fn router(state: AppState) -> Router {
+    Router::new()
+        .route("/rest/v1/{table}", any(handlers::table))
+        .route("/rest/v1", any(handlers::invalid_path))
+        .route("/rest/v1/", any(handlers::invalid_path))
+        .route("/rest/v1/{table}/{*rest}", any(handlers::invalid_path))
+        .route_layer(middleware::from_fn_with_state(
+            state.clone(),
+            gateway::require_api_key,
+        ))
+        .with_state(state)
+}

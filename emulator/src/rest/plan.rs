@@ -1,0 +1,264 @@
+//! Resolves a parsed query against `geocache_logs`: names become `Column`s (PostgreSQL's 42703
+//! for unknown ones), literal texts become typed values (22P02/22007 for malformed ones), and
+//! PostgREST features the emulator does not implement are refused here (PGRST127).
+
+use crate::error::ApiError;
+use crate::rest::query::{
+    CompareOp, Direction, Filter, Nulls, Operation, OrderTerm, QueryParams, SelectItem,
+};
+use crate::table::{Column, SqlValue};
+
+/// The output keys, in order, and the column each one shows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Projection(pub Vec<(String, Column)>);
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Condition {
+    pub column: Column,
+    pub negated: bool,
+    pub predicate: Predicate,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Predicate {
+    Compare(CompareOp, SqlValue),
+    IsDistinct(SqlValue),
+    In(Vec<SqlValue>),
+    IsNull,
+    IsNotNull,
+}
+
+/// One ORDER BY term with PostgreSQL's defaults made explicit: ascending, and NULLs last when
+/// ascending, first when descending.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ordering {
+    pub column: Column,
+    pub direction: Direction,
+    pub nulls: Nulls,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Plan {
+    pub projection: Projection,
+    pub conditions: Vec<Condition>,
+    pub ordering: Vec<Ordering>,
+    pub limit: Option<i64>,
+    pub offset: i64,
+}
+
+/// Plans a request in PostgreSQL's order of analysis: select list, then WHERE, then ORDER BY.
+pub fn plan(params: &QueryParams) -> Result<Plan, ApiError> {
+    let projection = projection(&params.select)?;
+    let conditions = params
+        .filters
+        .iter()
+        .map(condition)
+        .collect::<Result<Vec<_>, _>>()?;
+    let ordering = params
+        .order
+        .iter()
+        .map(ordering)
+        .collect::<Result<Vec<_>, _>>()?;
+    let offset = params.offset.unwrap_or(0);
+    if offset < 0 {
+        return Err(ApiError::negative_offset());
+    }
+    Ok(Plan {
+        projection,
+        conditions,
+        ordering,
+        limit: params.limit,
+        offset,
+    })
+}
+
+pub fn projection(select: &[SelectItem]) -> Result<Projection, ApiError> {
+    // Embedding is resolved by PostgREST before the query runs, so it fails first.
+    if let Some(SelectItem::Embed { relation }) = select
+        .iter()
+        .find(|item| matches!(item, SelectItem::Embed { .. }))
+    {
+        return Err(ApiError::no_relationship(relation));
+    }
+    let mut keys = Vec::new();
+    for item in select {
+        match item {
+            SelectItem::Star => keys.extend(
+                Column::ALL
+                    .into_iter()
+                    .map(|column| (column.name().to_owned(), column)),
+            ),
+            SelectItem::Field {
+                name,
+                alias,
+                json_path_or_cast,
+            } => {
+                let column = resolve(name)?;
+                if *json_path_or_cast {
+                    return Err(ApiError::not_implemented(
+                        "JSON paths and casts in 'select' are not supported by the emulator",
+                    ));
+                }
+                keys.push((alias.clone().unwrap_or_else(|| name.clone()), column));
+            }
+            SelectItem::Embed { .. } => {}
+        }
+    }
+    Ok(Projection(keys))
+}
+
+fn resolve(name: &str) -> Result<Column, ApiError> {
+    Column::from_name(name).ok_or_else(|| ApiError::undefined_column(name))
+}
+
+fn condition(filter: &Filter) -> Result<Condition, ApiError> {
+    if let Some(resource) = filter.embed_path.first() {
+        return Err(ApiError::not_embedded(resource));
+    }
+    let column = resolve(&filter.field)?;
+    if filter.json_path {
+        return Err(ApiError::not_implemented(
+            "JSON paths in filters are not supported by the emulator",
+        ));
+    }
+    let predicate = match &filter.operation {
+        Operation::Compare(op, text) => Predicate::Compare(*op, column.parse_literal(text)?),
+        Operation::IsDistinct(text) => Predicate::IsDistinct(column.parse_literal(text)?),
+        Operation::In(items) => Predicate::In(
+            items
+                .iter()
+                .map(|text| column.parse_literal(text))
+                .collect::<Result<_, _>>()?,
+        ),
+        Operation::IsNull => Predicate::IsNull,
+        Operation::IsNotNull => Predicate::IsNotNull,
+        Operation::Unsupported(what) => {
+            return Err(ApiError::not_implemented(format!(
+                "{what} is not supported by the emulator"
+            )))
+        }
+    };
+    Ok(Condition {
+        column,
+        negated: filter.negated,
+        predicate,
+    })
+}
+
+fn ordering(term: &OrderTerm) -> Result<Ordering, ApiError> {
+    match term {
+        OrderTerm::Related { relation } => Err(ApiError::not_embedded(relation)),
+        OrderTerm::Field {
+            name,
+            json_path,
+            direction,
+            nulls,
+        } => {
+            let column = resolve(name)?;
+            if *json_path {
+                return Err(ApiError::not_implemented(
+                    "JSON paths in 'order' are not supported by the emulator",
+                ));
+            }
+            let direction = direction.unwrap_or(Direction::Asc);
+            let nulls = nulls.unwrap_or(match direction {
+                Direction::Asc => Nulls::Last,
+                Direction::Desc => Nulls::First,
+            });
+            Ok(Ordering {
+                column,
+                direction,
+                nulls,
+            })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rest::query;
+
+    fn plan_of(raw: &str) -> Result<Plan, ApiError> {
+        plan(&query::parse(Some(raw)).expect("parses"))
+    }
+
+    #[test]
+    fn star_expands_in_table_order_and_aliases_rename() {
+        let plan = plan_of("select=*,author:name").unwrap();
+        let keys: Vec<&str> = plan
+            .projection
+            .0
+            .iter()
+            .map(|(key, _)| key.as_str())
+            .collect();
+        assert_eq!(keys, ["id", "created_at", "name", "message", "author"]);
+        assert_eq!(plan.projection.0[4].1, Column::Name);
+    }
+
+    #[test]
+    fn unknown_columns_are_42703_wherever_they_appear() {
+        for raw in ["select=nope", "nope=eq.1", "order=nope.desc"] {
+            let error = plan_of(raw).unwrap_err();
+            assert_eq!(error.code(), "42703", "{raw}");
+        }
+    }
+
+    #[test]
+    fn literals_are_typed_by_column() {
+        let plan = plan_of("id=gt.5&created_at=lt.2024-05-01T00:00:00Z&name=eq.7").unwrap();
+        assert_eq!(
+            plan.conditions[0].predicate,
+            Predicate::Compare(CompareOp::Gt, SqlValue::Integer(5))
+        );
+        assert_eq!(
+            plan.conditions[1].predicate,
+            Predicate::Compare(CompareOp::Lt, SqlValue::Integer(1_714_521_600_000_000))
+        );
+        assert_eq!(
+            plan.conditions[2].predicate,
+            Predicate::Compare(CompareOp::Eq, SqlValue::Text("7".into()))
+        );
+        assert_eq!(plan_of("id=eq.abc").unwrap_err().code(), "22P02");
+        assert_eq!(plan_of("created_at=eq.abc").unwrap_err().code(), "22007");
+    }
+
+    #[test]
+    fn order_defaults_follow_postgresql() {
+        let plan = plan_of("order=name,id.desc,created_at.asc.nullsfirst").unwrap();
+        assert_eq!(
+            plan.ordering,
+            [
+                Ordering {
+                    column: Column::Name,
+                    direction: Direction::Asc,
+                    nulls: Nulls::Last
+                },
+                Ordering {
+                    column: Column::Id,
+                    direction: Direction::Desc,
+                    nulls: Nulls::First
+                },
+                Ordering {
+                    column: Column::CreatedAt,
+                    direction: Direction::Asc,
+                    nulls: Nulls::First
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn embeds_and_unimplemented_syntax_are_refused() {
+        assert_eq!(plan_of("select=*,owner(*)").unwrap_err().code(), "PGRST200");
+        assert_eq!(plan_of("owner.id=eq.1").unwrap_err().code(), "PGRST108");
+        assert_eq!(plan_of("order=owner(id)").unwrap_err().code(), "PGRST108");
+        assert_eq!(plan_of("name=like.*x*").unwrap_err().code(), "PGRST127");
+        assert_eq!(plan_of("select=id::text").unwrap_err().code(), "PGRST127");
+    }
+
+    #[test]
+    fn negative_offset_is_refused_like_postgresql() {
+        assert_eq!(plan_of("offset=-1").unwrap_err().code(), "2201X");
+    }
+}

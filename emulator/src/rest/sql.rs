@@ -1,0 +1,229 @@
+//! Turns a plan into SQLite statements. The SQL text is built only from constants and
+//! `Column::sql()` identifiers; every value from a request is a bound `?` parameter.
+
+use crate::rest::plan::{Condition, Ordering, Plan, Predicate};
+use crate::rest::query::{CompareOp, Direction, Nulls};
+use crate::table::{Column, Row, SqlValue};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Statement {
+    pub sql: String,
+    pub params: Vec<SqlValue>,
+}
+
+/// `SELECT` of whole rows (the projection happens when rendering JSON).
+pub fn select(plan: &Plan) -> Statement {
+    let mut params = Vec::new();
+    let mut sql = format!("SELECT {} FROM geocache_logs", Row::SQL_COLUMNS);
+    sql.push_str(&where_clause(&plan.conditions, &mut params));
+    sql.push_str(&order_clause(&plan.ordering));
+    sql.push_str(&limit_clause(plan.limit, plan.offset, &mut params));
+    Statement { sql, params }
+}
+
+/// The number of rows the filters match, ignoring limit and offset (`Prefer: count=exact`).
+pub fn count(conditions: &[Condition]) -> Statement {
+    let mut params = Vec::new();
+    let mut sql = "SELECT count(*) FROM geocache_logs".to_owned();
+    sql.push_str(&where_clause(conditions, &mut params));
+    Statement { sql, params }
+}
+
+/// `UPDATE ... SET ... RETURNING` the updated rows.
+pub fn update(assignments: &[(Column, SqlValue)], plan: &Plan) -> Statement {
+    let mut params = Vec::new();
+    let set: Vec<String> = assignments
+        .iter()
+        .map(|(column, value)| {
+            params.push(value.clone());
+            format!("{} = ?", column.sql())
+        })
+        .collect();
+    let mut sql = format!("UPDATE geocache_logs SET {}", set.join(", "));
+    sql.push_str(&mutation_target(plan, &mut params));
+    sql.push_str(&format!(" RETURNING {}", Row::SQL_COLUMNS));
+    Statement { sql, params }
+}
+
+/// `DELETE ... RETURNING` the deleted rows.
+pub fn delete(plan: &Plan) -> Statement {
+    let mut params = Vec::new();
+    let mut sql = "DELETE FROM geocache_logs".to_owned();
+    sql.push_str(&mutation_target(plan, &mut params));
+    sql.push_str(&format!(" RETURNING {}", Row::SQL_COLUMNS));
+    Statement { sql, params }
+}
+
+/// The rows a PATCH/DELETE touches: the filters, narrowed by `order`/`limit`/`offset` when given
+/// (PostgREST's limited update/delete).
+fn mutation_target(plan: &Plan, params: &mut Vec<SqlValue>) -> String {
+    if plan.limit.is_none() && plan.offset == 0 {
+        return where_clause(&plan.conditions, params);
+    }
+    let mut sql = " WHERE \"id\" IN (SELECT \"id\" FROM geocache_logs".to_owned();
+    sql.push_str(&where_clause(&plan.conditions, params));
+    sql.push_str(&order_clause(&plan.ordering));
+    sql.push_str(&limit_clause(plan.limit, plan.offset, params));
+    sql.push(')');
+    sql
+}
+
+fn where_clause(conditions: &[Condition], params: &mut Vec<SqlValue>) -> String {
+    if conditions.is_empty() {
+        return String::new();
+    }
+    let terms: Vec<String> = conditions
+        .iter()
+        .map(|condition| condition_sql(condition, params))
+        .collect();
+    format!(" WHERE {}", terms.join(" AND "))
+}
+
+fn condition_sql(condition: &Condition, params: &mut Vec<SqlValue>) -> String {
+    let column = condition.column.sql();
+    let predicate = match &condition.predicate {
+        Predicate::Compare(op, value) => {
+            params.push(value.clone());
+            let operator = match op {
+                CompareOp::Eq => "=",
+                CompareOp::Neq => "<>",
+                CompareOp::Gt => ">",
+                CompareOp::Gte => ">=",
+                CompareOp::Lt => "<",
+                CompareOp::Lte => "<=",
+            };
+            format!("{column} {operator} ?")
+        }
+        Predicate::IsDistinct(value) => {
+            params.push(value.clone());
+            format!("{column} IS NOT ?")
+        }
+        Predicate::In(values) => {
+            params.extend(values.iter().cloned());
+            let marks = vec!["?"; values.len()].join(", ");
+            format!("{column} IN ({marks})")
+        }
+        Predicate::IsNull => format!("{column} IS NULL"),
+        Predicate::IsNotNull => format!("{column} IS NOT NULL"),
+    };
+    if condition.negated {
+        format!("NOT ({predicate})")
+    } else {
+        predicate
+    }
+}
+
+/// The requested order, then `id` as a tiebreak so equal timestamps come out in a stable order:
+/// in the direction of the first `created_at` term (so "newest first" puts the later insert
+/// first), ascending otherwise. Without `order`, rows come in insertion order, as a fresh
+/// PostgreSQL heap returns them.
+fn order_clause(ordering: &[Ordering]) -> String {
+    let mut terms: Vec<String> = ordering
+        .iter()
+        .map(|term| {
+            format!(
+                "{} {} {}",
+                term.column.sql(),
+                direction_sql(term.direction),
+                match term.nulls {
+                    Nulls::First => "NULLS FIRST",
+                    Nulls::Last => "NULLS LAST",
+                }
+            )
+        })
+        .collect();
+    let tiebreak = ordering
+        .iter()
+        .find(|term| term.column == Column::CreatedAt)
+        .map_or(Direction::Asc, |term| term.direction);
+    terms.push(format!("\"id\" {}", direction_sql(tiebreak)));
+    format!(" ORDER BY {}", terms.join(", "))
+}
+
+fn direction_sql(direction: Direction) -> &'static str {
+    match direction {
+        Direction::Asc => "ASC",
+        Direction::Desc => "DESC",
+    }
+}
+
+fn limit_clause(limit: Option<i64>, offset: i64, params: &mut Vec<SqlValue>) -> String {
+    if limit.is_none() && offset == 0 {
+        return String::new();
+    }
+    // SQLite needs a LIMIT before OFFSET; -1 means "no limit".
+    params.push(SqlValue::Integer(limit.unwrap_or(-1)));
+    params.push(SqlValue::Integer(offset));
+    " LIMIT ? OFFSET ?".to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rest::{plan, query};
+
+    fn statement(raw: &str) -> Statement {
+        select(&plan::plan(&query::parse(Some(raw)).unwrap()).unwrap())
+    }
+
+    #[test]
+    fn values_are_parameters_and_identifiers_are_constants() {
+        let statement =
+            statement("name=eq.x'; drop table geocache_logs; --&id=gte.3&limit=2&offset=1");
+        assert_eq!(
+            statement.sql,
+            "SELECT \"id\", \"created_at\", \"name\", \"message\" FROM geocache_logs \
+             WHERE \"name\" = ? AND \"id\" >= ? ORDER BY \"id\" ASC LIMIT ? OFFSET ?"
+        );
+        assert_eq!(
+            statement.params,
+            [
+                SqlValue::Text("x'; drop table geocache_logs; --".into()),
+                SqlValue::Integer(3),
+                SqlValue::Integer(2),
+                SqlValue::Integer(1),
+            ]
+        );
+    }
+
+    #[test]
+    fn newest_first_breaks_ties_by_descending_id() {
+        assert_eq!(
+            statement("order=created_at.desc").sql,
+            "SELECT \"id\", \"created_at\", \"name\", \"message\" FROM geocache_logs \
+             ORDER BY \"created_at\" DESC NULLS FIRST, \"id\" DESC"
+        );
+    }
+
+    #[test]
+    fn negation_in_lists_and_null_tests() {
+        let statement = statement("id=not.in.(1,2)&name=is.null&message=not.isdistinct.m");
+        assert!(statement.sql.contains(
+            "WHERE NOT (\"id\" IN (?, ?)) AND \"name\" IS NULL AND NOT (\"message\" IS NOT ?)"
+        ));
+        assert_eq!(statement.params.len(), 3);
+    }
+
+    #[test]
+    fn offset_without_limit_uses_sqlite_unbounded_limit() {
+        let statement = statement("offset=5");
+        assert!(statement.sql.ends_with(" LIMIT ? OFFSET ?"));
+        assert_eq!(
+            statement.params,
+            [SqlValue::Integer(-1), SqlValue::Integer(5)]
+        );
+    }
+
+    #[test]
+    fn limited_mutations_select_their_targets_by_id() {
+        let plan =
+            plan::plan(&query::parse(Some("name=eq.a&order=id.desc&limit=1")).unwrap()).unwrap();
+        let statement = delete(&plan);
+        assert_eq!(
+            statement.sql,
+            "DELETE FROM geocache_logs WHERE \"id\" IN (SELECT \"id\" FROM geocache_logs \
+             WHERE \"name\" = ? ORDER BY \"id\" DESC NULLS FIRST, \"id\" ASC LIMIT ? OFFSET ?) \
+             RETURNING \"id\", \"created_at\", \"name\", \"message\""
+        );
+    }
+}
