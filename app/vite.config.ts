@@ -1,0 +1,29 @@
+/// <reference types="vitest/config" />
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+import wasm from 'vite-plugin-wasm';
+
+const fromHere = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+export default defineConfig({
+  plugins: [wasm(), react()],
+  resolve: {
+    alias: {
+      '@': fromHere('./src'),
+      // The wasm-pack output is consumed in place, not through npm linking (see the brief's contract).
+      'geocache-client': fromHere('../wasm/pkg'),
+    },
+  },
+  server: { host: '127.0.0.1' },
+  preview: { host: '127.0.0.1' },
+  test: {
+    environment: 'jsdom',
+    include: ['src/**/*.test.{ts,tsx}'],
+    setupFiles: ['./src/testing/setup-tests.ts'],
+    // Stylesheets are applied so tests can check the text-wrapping rules that keep hostile input readable.
+    css: true,
+    // A zone far from UTC makes "shown in local time" observable.
+    env: { TZ: 'Pacific/Auckland' },
+  },
+});
