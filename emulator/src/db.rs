@@ -4,6 +4,9 @@
 //! handful of requests. Every database call runs on tokio's blocking pool so the async runtime
 //! never waits on disk.
 
+use crate::auth::rate_limit::RateLimiter;
+use crate::auth::settings::AuthSettings;
+use crate::clock::Clock;
 use crate::error::ApiError;
 use crate::keys::Keys;
 use rusqlite::Connection;
@@ -95,8 +98,11 @@ impl Database {
                 .and_then(|()| connection.pragma_update(None, "synchronous", "FULL"))
                 .map_err(|error| fail(error.to_string()))?;
         }
+        // SQLite enforces foreign keys (the auth tables cascade deletes) only when asked to.
         connection
-            .execute_batch(SCHEMA)
+            .pragma_update(None, "foreign_keys", "ON")
+            .and_then(|()| connection.execute_batch(SCHEMA))
+            .and_then(|()| connection.execute_batch(crate::auth::store::SCHEMA))
             .map_err(|error| fail(error.to_string()))?;
         Ok(Database {
             connection: Arc::new(Mutex::new(connection)),
@@ -141,13 +147,32 @@ impl From<rusqlite::Error> for ApiError {
 pub struct AppState {
     pub db: Database,
     pub keys: Arc<Keys>,
+    pub clock: Clock,
+    pub auth: Arc<AuthSettings>,
+    /// Shared by every clone, so the MFA rate limit holds across requests.
+    pub limiter: Arc<RateLimiter>,
 }
 
 impl AppState {
+    /// The system clock and GoTrue's default auth settings.
     pub fn new(db: Database, keys: Keys) -> AppState {
         AppState {
             db,
             keys: Arc::new(keys),
+            clock: Clock::system(),
+            auth: Arc::new(AuthSettings::default()),
+            limiter: Arc::new(RateLimiter::default()),
+        }
+    }
+
+    pub fn with_clock(self, clock: Clock) -> AppState {
+        AppState { clock, ..self }
+    }
+
+    pub fn with_auth_settings(self, settings: AuthSettings) -> AppState {
+        AppState {
+            auth: Arc::new(settings),
+            ..self
         }
     }
 

@@ -3,10 +3,12 @@
 //! PostgREST errors carry PostgREST's JSON body `{"code","details","hint","message"}` (keys in
 //! that order, as Aeson encodes them), its status mapping and its `Proxy-Status` header. Errors
 //! raised by Supabase's API gateway before a request reaches PostgREST (API key checks) carry
-//! the gateway's `{"message"}` body. Internal failures become a generic 500; their cause travels
-//! in a response extension so the logging middleware (`log_internal_errors`) can report it:
-//! `into_response` has no side effects.
+//! the gateway's `{"message"}` body. Auth errors carry GoTrue's bodies ([`crate::auth::error`]).
+//! Internal failures become a generic 500; their cause travels in a response extension so the
+//! logging middleware (`log_internal_errors`) can report it: `into_response` has no side effects.
 
+use crate::auth::api_version::ApiVersion;
+use crate::auth::error::AuthError;
 use crate::table::{Column, SCHEMA, TABLE};
 use axum::extract::Request;
 use axum::http::{header, HeaderValue, StatusCode};
@@ -21,6 +23,8 @@ pub type Result<T, E = ApiError> = std::result::Result<T, E>;
 pub enum ApiError {
     /// An error PostgREST (or PostgreSQL behind it) would answer (boxed: it is large).
     Postgrest(Box<PostgrestError>),
+    /// An error GoTrue (the auth server) would answer (boxed: it is large).
+    Auth(Box<AuthError>),
     /// An error Supabase's API gateway would answer.
     Gateway {
         message: &'static str,
@@ -98,10 +102,12 @@ impl From<PostgrestError> for ApiError {
 }
 
 impl ApiError {
-    /// The PostgREST/PostgreSQL code, or "" for gateway and internal errors.
+    /// The PostgREST/PostgreSQL code or GoTrue error code, or "" for gateway and internal
+    /// errors.
     pub fn code(&self) -> &str {
         match self {
             ApiError::Postgrest(error) => &error.code,
+            ApiError::Auth(error) => error.code,
             ApiError::Gateway { .. } | ApiError::Internal(_) => "",
         }
     }
@@ -123,6 +129,15 @@ impl ApiError {
         ApiError::Gateway {
             message: "Invalid API key",
             hint: Some("Double check your Supabase `anon` or `service_role` API key."),
+        }
+    }
+
+    /// The emulator's own endpoints (`/emulator/v1`) are for test harnesses holding the
+    /// service_role key.
+    pub fn service_role_key_required() -> Self {
+        ApiError::Gateway {
+            message: "This endpoint requires the service_role key",
+            hint: Some("Send the service_role key printed at start-up as the `apikey` header."),
         }
     }
 
@@ -505,6 +520,11 @@ impl IntoResponse for ApiError {
                         headers.insert(header::WWW_AUTHENTICATE, value);
                     }
                 }
+                response
+            }
+            ApiError::Auth(error) => {
+                let mut response = error.render(ApiVersion::Initial);
+                response.extensions_mut().insert(*error);
                 response
             }
             ApiError::Gateway { message, hint } => {

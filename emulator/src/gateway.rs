@@ -1,11 +1,10 @@
-//! Supabase's API gateway in front of every API (`/rest/v1` now, `/auth/v1` next): a request
+//! Supabase's API gateway in front of every API (`/rest/v1`, `/auth/v1`): a request
 //! must carry an API key (`apikey` header or query parameter) signed with the project's secret
 //! whose role is `anon` or `service_role`.
 
 use crate::db::AppState;
 use crate::error::ApiError;
 use crate::keys::{Keys, Role};
-use crate::timestamp;
 use axum::extract::{Request, State};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -19,7 +18,7 @@ pub async fn require_api_key(
     mut request: Request,
     next: Next,
 ) -> Response {
-    match api_key_role(&state.keys, &request) {
+    match api_key_role(&state.keys, &request, state.clock.now_seconds()) {
         Ok(role) => {
             request.extensions_mut().insert(ApiKeyRole(role));
             next.run(request).await
@@ -28,7 +27,7 @@ pub async fn require_api_key(
     }
 }
 
-fn api_key_role(keys: &Keys, request: &Request) -> Result<Role, ApiError> {
+fn api_key_role(keys: &Keys, request: &Request, now: i64) -> Result<Role, ApiError> {
     let from_header = request
         .headers()
         .get("apikey")
@@ -41,7 +40,6 @@ fn api_key_role(keys: &Keys, request: &Request) -> Result<Role, ApiError> {
     let key = from_header
         .or_else(from_query)
         .ok_or_else(ApiError::no_api_key)?;
-    let now = timestamp::now_micros() / 1_000_000;
     let claims = keys
         .verify(key.trim(), now)
         .map_err(|_| ApiError::invalid_api_key())?;

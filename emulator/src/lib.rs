@@ -4,17 +4,21 @@
 //! - `GET /`, `GET /health`: liveness, no key needed.
 //! - `/rest/v1/{table}`: the PostgREST subset for `public.geocache_logs` ([`rest`]), behind the
 //!   API gateway's key check ([`gateway`]).
-//!
-//! Auth (`/auth/v1`) and the SMS outbox (`/emulator/v1/sms`) come next, as sibling modules
-//! merged beside `rest`.
+//! - `/auth/v1/...`: the GoTrue subset: accounts, sessions, refresh tokens, MFA ([`auth`]), behind
+//!   the same key check.
+//! - `GET /emulator/v1/sms`: the SMS outbox for test harnesses, service_role key only
+//!   ([`outbox`]).
 
+pub mod auth;
 pub mod cli;
+pub mod clock;
 mod cors;
 pub mod db;
 pub mod error;
 pub mod gateway;
 mod health;
 pub mod keys;
+mod outbox;
 pub mod rest;
 pub mod table;
 pub mod timestamp;
@@ -32,7 +36,9 @@ use tokio::net::TcpListener;
 pub fn app(state: AppState) -> Router {
     Router::new()
         .merge(health::router())
-        .merge(rest::router(state))
+        .merge(rest::router(state.clone()))
+        .merge(auth::router(state.clone()))
+        .merge(outbox::router(state))
         .fallback(no_route)
         .layer(middleware::from_fn(error::log_internal_errors))
         .layer(cors::layer())
@@ -71,8 +77,10 @@ pub async fn serve(config: Config) -> Result<(), ServeError> {
         .await
         .map_err(ServeError::Io)?;
     let address = listener.local_addr().map_err(ServeError::Io)?;
+    // Tokens name the URL clients use, which is known once the port is.
+    let state = state.with_auth_settings(config.auth_settings(api_url(&config.host, address)));
     let router = app(state.clone());
-    print_startup_lines(&config.host, address, &state).map_err(ServeError::Io)?;
+    print_startup_lines(&state).map_err(ServeError::Io)?;
     axum::serve(listener, router)
         .with_graceful_shutdown(shutdown_signal())
         .await
@@ -80,9 +88,9 @@ pub async fn serve(config: Config) -> Result<(), ServeError> {
 }
 
 /// The lines `supabase status` shows, which test harnesses parse.
-fn print_startup_lines(host: &str, address: SocketAddr, state: &AppState) -> std::io::Result<()> {
+fn print_startup_lines(state: &AppState) -> std::io::Result<()> {
     let mut stdout = std::io::stdout().lock();
-    writeln!(stdout, "API URL: {}", api_url(host, address))?;
+    writeln!(stdout, "API URL: {}", state.auth.api_url)?;
     writeln!(stdout, "anon key: {}", state.keys.anon_key())?;
     writeln!(
         stdout,

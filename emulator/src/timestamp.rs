@@ -32,6 +32,15 @@ pub fn to_pg_text(micros: i64) -> String {
     text
 }
 
+/// Formats as Go's `time.Time` JSON for a UTC time read from PostgreSQL (RFC 3339 with up to six
+/// fraction digits, trailing zeros trimmed, `Z`), the form GoTrue's timestamps take.
+pub fn to_go_json_text(micros: i64) -> String {
+    let mut text = utc_datetime(micros).format("%Y-%m-%dT%H:%M:%S").to_string();
+    push_fraction(&mut text, micros);
+    text.push('Z');
+    text
+}
+
 fn utc_datetime(micros: i64) -> NaiveDateTime {
     let seconds = micros.div_euclid(MICROS_PER_SECOND);
     DateTime::from_timestamp(seconds, 0)
@@ -211,6 +220,22 @@ mod tests {
             "2024-05-01T12:34:56+00:00"
         );
         assert_eq!(to_json_text(1), "1970-01-01T00:00:00.000001+00:00");
+    }
+
+    #[test]
+    fn go_json_text_ends_in_z() {
+        assert_eq!(
+            to_go_json_text(1_714_566_896_789_012),
+            "2024-05-01T12:34:56.789012Z"
+        );
+        assert_eq!(
+            to_go_json_text(1_714_566_896_000_000),
+            "2024-05-01T12:34:56Z"
+        );
+        assert_eq!(
+            to_go_json_text(1_714_566_896_120_000),
+            "2024-05-01T12:34:56.12Z"
+        );
     }
 
     #[test]

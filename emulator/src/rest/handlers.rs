@@ -49,7 +49,7 @@ pub async fn table(
     RawQuery(query): RawQuery,
     body: Bytes,
 ) -> Result<Response, ApiError> {
-    let role = request_role(&state.keys, &headers, api_key)?;
+    let role = request_role(&state.keys, &headers, api_key, state.clock.now_seconds())?;
     let schema = requested_schema(&method, &headers)?;
     if table != TABLE || schema != SCHEMA {
         return Err(ApiError::table_not_found(&schema, &table));
@@ -136,10 +136,11 @@ async fn insert(request: TableRequest) -> Result<Response, ApiError> {
         return Err(ApiError::insufficient_privilege(request.role.authed()));
     }
     let rows = payload.values(preferences.missing)?;
+    let now = request.state.clock.now_micros();
     let inserted = request
         .state
         .db
-        .call(move |connection| store::insert(connection, &rows))
+        .call(move |connection| store::insert(connection, &rows, now))
         .await?;
 
     let total = preferences.wants_count().then(|| count(&inserted));

@@ -4,18 +4,18 @@
 use crate::error::ApiError;
 use crate::gateway::ApiKeyRole;
 use crate::keys::{Keys, Role};
-use crate::timestamp;
 use axum::http::{header, HeaderMap};
 
+/// `now` is in Unix seconds.
 pub fn request_role(
     keys: &Keys,
     headers: &HeaderMap,
     api_key: ApiKeyRole,
+    now: i64,
 ) -> Result<Role, ApiError> {
     let Some(token) = bearer_token(headers) else {
         return Ok(api_key.0);
     };
-    let now = timestamp::now_micros() / 1_000_000;
     let claims = keys.verify(token, now)?;
     Ok(Keys::role_of(&claims)?)
 }

@@ -31,10 +31,13 @@ pub fn read(
 }
 
 /// Inserts rows in order, all or nothing. Every row of one request gets the same `created_at`
-/// default, as PostgreSQL's `now()` is the transaction's start time.
-pub fn insert(connection: &mut Connection, rows: &[Values]) -> Result<Vec<Row>, ApiError> {
+/// default, `now` (microseconds), as PostgreSQL's `now()` is the transaction's start time.
+pub fn insert(
+    connection: &mut Connection,
+    rows: &[Values],
+    now: i64,
+) -> Result<Vec<Row>, ApiError> {
     let transaction = connection.transaction()?;
-    let now = timestamp::now_micros();
     let mut inserted = Vec::with_capacity(rows.len());
     for values in rows {
         let id = Some(next_id(&transaction)?);

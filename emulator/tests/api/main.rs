@@ -1,5 +1,6 @@
 //! Integration tests for geocache-emulator, one binary for fast linking.
 
+mod auth;
 mod cors;
 mod injection;
 mod insert;

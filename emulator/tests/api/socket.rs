@@ -1,6 +1,8 @@
 //! Over real sockets: the router behind `axum::serve` on port 0, and the built binary's
 //! command-line contract (startup lines, shutdown on SIGTERM).
 
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine;
 use geocache_emulator::db::{AppState, DbLocation};
 use geocache_emulator::keys::DEFAULT_JWT_SECRET;
 use std::io::{BufRead, BufReader};
@@ -157,9 +159,67 @@ fn help_documents_every_flag() {
         "--jwt-secret",
         ":memory:",
         "54321",
+        "--jwt-expiry",
+        "GEOCACHE_EMULATOR_JWT_EXPIRY",
+        "--mfa-challenge-expiry",
+        "GEOCACHE_EMULATOR_MFA_CHALLENGE_EXPIRY",
+        "--mfa-rate-limit",
+        "GEOCACHE_EMULATOR_MFA_RATE_LIMIT",
+        "--password-hash-cost",
+        "GEOCACHE_EMULATOR_PASSWORD_HASH_COST",
+        "/emulator/v1/sms",
     ] {
         assert!(help.contains(flag), "{flag} missing from:\n{help}");
     }
+}
+
+#[test]
+fn the_binary_issues_tokens_for_its_real_url_with_settings_from_the_environment() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_geocache-emulator"))
+        .args([
+            "--port",
+            "0",
+            "--db",
+            ":memory:",
+            "--password-hash-cost",
+            "4",
+        ])
+        .env("GEOCACHE_EMULATOR_JWT_EXPIRY", "7")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let url = lines.next().unwrap().unwrap();
+    let url = url.strip_prefix("API URL: ").unwrap().to_owned();
+    let anon = lines.next().unwrap().unwrap();
+    let anon = anon.strip_prefix("anon key: ").unwrap().to_owned();
+    let address = url.strip_prefix("http://").unwrap().to_owned();
+    let body = r#"{"email":"socket@example.com","password":"secret123"}"#;
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let response = runtime.block_on(exchange(
+        &address,
+        format!(
+            "POST /auth/v1/signup HTTP/1.1\r\nHost: {address}\r\napikey: {anon}\r\n\
+             Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        ),
+    ));
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(response.starts_with("HTTP/1.1 200 OK\r\n"), "{response}");
+    let json: serde_json::Value =
+        serde_json::from_str(&response[response.find("\r\n\r\n").unwrap() + 4..]).unwrap();
+    assert_eq!(json["expires_in"], 7);
+    let payload = json["access_token"]
+        .as_str()
+        .unwrap()
+        .split('.')
+        .nth(1)
+        .unwrap();
+    let claims: serde_json::Value =
+        serde_json::from_slice(&URL_SAFE_NO_PAD.decode(payload).unwrap()).unwrap();
+    assert_eq!(claims["iss"], format!("{url}/auth/v1"));
 }
 
 #[test]

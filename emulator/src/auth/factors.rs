@@ -1,0 +1,223 @@
+//! `POST /auth/v1/factors` (enroll a TOTP or phone factor) and `DELETE /auth/v1/factors/{id}`
+//! (unenroll), after GoTrue api/mfa.go. Factors start unverified; the first successful verify
+//! marks them verified.
+
+use crate::auth::authenticated::Authenticated;
+use crate::auth::body::{self, text};
+use crate::auth::error::AuthError;
+use crate::auth::settings::MAX_FACTORS;
+use crate::auth::store::factors::{self, FactorRecord, FactorType};
+use crate::auth::store::sessions::{self, SessionRecord};
+use crate::auth::{random, totp, validation};
+use crate::db::AppState;
+use crate::error::ApiError;
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::Json;
+use rusqlite::Connection;
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+#[derive(Deserialize)]
+struct EnrollParams {
+    friendly_name: Option<String>,
+    factor_type: Option<String>,
+    issuer: Option<String>,
+    phone: Option<String>,
+}
+
+/// GoTrue's `EnrollFactorResponse`.
+#[derive(Debug, Serialize)]
+pub struct EnrollResponse {
+    id: String,
+    #[serde(rename = "type")]
+    factor_type: &'static str,
+    friendly_name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    totp: Option<TotpJson>,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    phone: String,
+}
+
+#[derive(Debug, Serialize)]
+struct TotpJson {
+    qr_code: String,
+    secret: String,
+    uri: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct UnenrollResponse {
+    id: String,
+}
+
+pub async fn enroll(
+    State(state): State<AppState>,
+    caller: Authenticated,
+    body: Bytes,
+) -> Result<Json<EnrollResponse>, ApiError> {
+    caller.require_not_anonymous()?;
+    let session = caller
+        .session("A valid session and a registered user are required to enroll a factor")?
+        .clone();
+    let params: EnrollParams = body::parse(&body)?;
+    let factor_type = match text(params.factor_type).as_str() {
+        "totp" => FactorType::Totp,
+        "phone" => FactorType::Phone,
+        "webauthn" => return Err(AuthError::webauthn_enroll_disabled().into()),
+        _ => return Err(AuthError::bad_factor_type().into()),
+    };
+    let friendly_name = text(params.friendly_name);
+    let now = state.clock.now_micros();
+    let mut factor = FactorRecord {
+        id: random::uuid()?.to_string(),
+        user_id: caller.user.id.clone(),
+        friendly_name: friendly_name.clone(),
+        factor_type,
+        verified: false,
+        secret: None,
+        phone: String::new(),
+        last_challenged_at: None,
+        created_at: now,
+        updated_at: now,
+    };
+    let mut response = EnrollResponse {
+        id: factor.id.clone(),
+        factor_type: factor_type.as_str(),
+        friendly_name,
+        totp: None,
+        phone: String::new(),
+    };
+    match factor_type {
+        FactorType::Totp => {
+            let issuer = match text(params.issuer) {
+                issuer if issuer.is_empty() => state.auth.site_host().to_owned(),
+                issuer => issuer,
+            };
+            let secret = totp::new_secret()?;
+            let uri = totp::uri(&issuer, &caller.user.email, &secret);
+            let qr_code = totp::qr_code_svg(&uri)?;
+            factor.secret = Some(secret.clone());
+            response.totp = Some(TotpJson {
+                qr_code,
+                secret,
+                uri,
+            });
+        }
+        FactorType::Phone => {
+            let requested = text(params.phone);
+            if requested.is_empty() {
+                return Err(AuthError::phone_required().into());
+            }
+            factor.phone = validation::phone(&requested)?;
+            response.phone = requested;
+        }
+    }
+    let factor_expiry = state.auth.factor_expiry;
+    state
+        .db
+        .call(move |connection| {
+            let transaction = connection.transaction()?;
+            if factor_type == FactorType::Phone {
+                replace_unverified_phone_factors(&transaction, &factor)?;
+            }
+            let expired_before = now - factor_expiry * 1_000_000;
+            check_room_for_factor(&transaction, &factor, &session, expired_before)?;
+            factors::insert(&transaction, &factor)?;
+            transaction.commit()?;
+            Ok(())
+        })
+        .await?;
+    Ok(Json(response))
+}
+
+/// A phone number may have one verified factor; unverified attempts for it are replaced.
+fn replace_unverified_phone_factors(
+    connection: &Connection,
+    new: &FactorRecord,
+) -> Result<(), ApiError> {
+    for existing in factors::list_of_user(connection, &new.user_id)? {
+        if existing.factor_type == FactorType::Phone && existing.phone == new.phone {
+            if existing.verified {
+                return Err(AuthError::verified_phone_factor_exists().into());
+            }
+            factors::delete(connection, &existing.id)?;
+        }
+    }
+    Ok(())
+}
+
+/// GoTrue `validateFactors`: expired enrolments go first; then the name must be new, the user
+/// must have room, and a user with a verified factor must be at AAL2 to add another.
+fn check_room_for_factor(
+    connection: &Connection,
+    new: &FactorRecord,
+    session: &SessionRecord,
+    expired_before: i64,
+) -> Result<(), ApiError> {
+    factors::delete_expired(connection, expired_before)?;
+    let existing = factors::list_of_user(connection, &new.user_id)?;
+    if existing
+        .iter()
+        .any(|factor| factor.friendly_name == new.friendly_name)
+    {
+        return Err(AuthError::factor_name_conflict(&new.friendly_name).into());
+    }
+    let verified = existing.iter().filter(|factor| factor.verified).count();
+    if existing.len() >= MAX_FACTORS || verified >= MAX_FACTORS {
+        return Err(AuthError::too_many_factors().into());
+    }
+    if verified > 0 && !session.is_aal2() {
+        return Err(AuthError::aal2_required_to_enroll().into());
+    }
+    Ok(())
+}
+
+pub async fn unenroll(
+    State(state): State<AppState>,
+    Path(factor_id): Path<String>,
+    caller: Authenticated,
+) -> Result<Json<UnenrollResponse>, ApiError> {
+    caller.require_not_anonymous()?;
+    let factor = load_factor(&state, &caller, &factor_id).await?;
+    let session = caller.session("A valid session and factor are required to unenroll a factor")?;
+    if factor.verified && !session.is_aal2() {
+        return Err(AuthError::aal2_required_to_unenroll().into());
+    }
+    let now = state.clock.now_micros();
+    let id = factor.id.clone();
+    state
+        .db
+        .call(move |connection| {
+            let transaction = connection.transaction()?;
+            factors::delete(&transaction, &factor.id)?;
+            sessions::downgrade_for_factor(
+                &transaction,
+                &factor.id,
+                factor.factor_type.amr_method(),
+                now,
+            )?;
+            transaction.commit()?;
+            Ok(())
+        })
+        .await?;
+    Ok(Json(UnenrollResponse { id }))
+}
+
+/// GoTrue `loadFactor`: the `{factor_id}` of the path, which must be a UUID naming one of the
+/// caller's factors.
+pub async fn load_factor(
+    state: &AppState,
+    caller: &Authenticated,
+    factor_id: &str,
+) -> Result<FactorRecord, ApiError> {
+    let id = Uuid::parse_str(factor_id)
+        .map_err(|_| AuthError::factor_id_not_uuid())?
+        .to_string();
+    let user_id = caller.user.id.clone();
+    let factor = state
+        .db
+        .call(move |connection| factors::find_of_user(connection, &id, &user_id))
+        .await?;
+    Ok(factor.ok_or_else(AuthError::factor_not_found)?)
+}

@@ -1,0 +1,65 @@
+//! The GoTrue subset under `/auth/v1`, behind the API gateway's key check: email and password
+//! accounts (confirmed at sign-up), rotating refresh tokens and TOTP and phone second factors.
+//!
+//! | Route | Handler |
+//! |---|---|
+//! | `POST /auth/v1/signup` | [`signup`] |
+//! | `POST /auth/v1/token?grant_type=password\|refresh_token` | [`token`] |
+//! | `GET /auth/v1/user` | [`user`] |
+//! | `POST /auth/v1/logout?scope=global\|local\|others` | [`logout`] |
+//! | `POST /auth/v1/factors` | [`factors::enroll`] |
+//! | `DELETE /auth/v1/factors/{factor_id}` | [`factors::unenroll`] |
+//! | `POST /auth/v1/factors/{factor_id}/challenge` | [`challenge`] |
+//! | `POST /auth/v1/factors/{factor_id}/verify` | [`verify`] |
+//!
+//! Errors use GoTrue's codes and messages in the body style the request's
+//! `X-Supabase-Api-Version` asks for ([`error`]).
+
+pub mod api_version;
+pub mod authenticated;
+mod body;
+mod challenge;
+pub mod error;
+mod factors;
+pub mod json;
+pub mod jwt;
+mod logout;
+mod password;
+pub mod random;
+pub mod rate_limit;
+pub mod settings;
+mod signup;
+pub mod store;
+mod token;
+pub mod tokens;
+pub mod totp;
+mod user;
+mod validation;
+mod verify;
+
+use crate::db::AppState;
+use crate::gateway;
+use axum::middleware;
+use axum::routing::{delete, get, post};
+use axum::Router;
+
+pub fn router(state: AppState) -> Router {
+    Router::new()
+        .route("/auth/v1/signup", post(signup::signup))
+        .route("/auth/v1/token", post(token::token))
+        .route("/auth/v1/user", get(user::user))
+        .route("/auth/v1/logout", post(logout::logout))
+        .route("/auth/v1/factors", post(factors::enroll))
+        .route("/auth/v1/factors/{factor_id}", delete(factors::unenroll))
+        .route(
+            "/auth/v1/factors/{factor_id}/challenge",
+            post(challenge::challenge),
+        )
+        .route("/auth/v1/factors/{factor_id}/verify", post(verify::verify))
+        .route_layer(middleware::from_fn(error::render_in_requested_style))
+        .route_layer(middleware::from_fn_with_state(
+            state.clone(),
+            gateway::require_api_key,
+        ))
+        .with_state(state)
+}

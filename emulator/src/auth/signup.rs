@@ -1,0 +1,113 @@
+//! `POST /auth/v1/signup`: email and password sign-up. The emulator confirms email addresses
+//! automatically (GoTrue with `MAILER_AUTOCONFIRM`), so sign-up answers with a session.
+
+use crate::auth::body::{self, text};
+use crate::auth::error::AuthError;
+use crate::auth::json::TokenResponse;
+use crate::auth::store::users::{self, UserRecord};
+use crate::auth::tokens::{self, Signer};
+use crate::auth::{password, random, validation};
+use crate::db::AppState;
+use crate::error::ApiError;
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::Json;
+use serde::Deserialize;
+use serde_json::{json, Map, Value};
+
+#[derive(Deserialize)]
+struct SignupParams {
+    email: Option<String>,
+    phone: Option<String>,
+    password: Option<String>,
+    data: Option<Map<String, Value>>,
+}
+
+pub async fn signup(
+    State(state): State<AppState>,
+    body: Bytes,
+) -> Result<Json<TokenResponse>, ApiError> {
+    let params: SignupParams = body::parse(&body)?;
+    let (email, phone, password) = (
+        text(params.email),
+        text(params.phone),
+        text(params.password),
+    );
+    // GoTrue's checks, in its order.
+    if email.is_empty() && phone.is_empty() {
+        return Err(AuthError::anonymous_provider_disabled().into());
+    }
+    if password.is_empty() {
+        return Err(AuthError::password_required().into());
+    }
+    validation::password_strength(&password)?;
+    if !email.is_empty() && !phone.is_empty() {
+        return Err(AuthError::email_and_phone_on_signup().into());
+    }
+    if email.is_empty() {
+        return Err(AuthError::phone_provider_disabled().into());
+    }
+    let email = validation::email(&email)?;
+
+    let lookup = email.clone();
+    let exists = state
+        .db
+        .call(move |connection| Ok(users::find_by_email(connection, &lookup)?.is_some()))
+        .await?;
+    if exists {
+        return Err(AuthError::user_already_exists().into());
+    }
+    let encrypted_password = password::hash(password, state.auth.password_hash_cost).await?;
+    let id = random::uuid()?.to_string();
+    let identity_id = random::uuid()?.to_string();
+    let now = state.clock.now_micros();
+    let mut user_metadata = params.data.unwrap_or_default();
+    // The identity's claims join the metadata without overriding what the client sent, and the
+    // confirmation marks the address verified (GoTrue `Signup` and `User.Confirm`).
+    let identity_data = json!({
+        "email": email,
+        "email_verified": false,
+        "phone_verified": false,
+        "sub": id,
+    });
+    for (key, value) in identity_data.as_object().into_iter().flatten() {
+        user_metadata
+            .entry(key.clone())
+            .or_insert_with(|| value.clone());
+    }
+    user_metadata.insert("email_verified".to_owned(), Value::Bool(true));
+    let user = UserRecord {
+        id,
+        email,
+        encrypted_password,
+        email_confirmed_at: now,
+        last_sign_in_at: None,
+        app_metadata: json!({"provider": "email", "providers": ["email"]}),
+        user_metadata: Value::Object(user_metadata),
+        identity_id,
+        identity_data,
+        created_at: now,
+        updated_at: now,
+    };
+    let settings = state.auth.clone();
+    let keys = state.keys.clone();
+    let response = state
+        .db
+        .call(move |connection| {
+            let transaction = connection.transaction()?;
+            // A concurrent sign-up may have taken the address since the check above.
+            if users::find_by_email(&transaction, &user.email)?.is_some() {
+                return Err(AuthError::user_already_exists().into());
+            }
+            users::insert(&transaction, &user)?;
+            let signer = Signer {
+                keys: &keys,
+                settings: &settings,
+            };
+            let response = tokens::start_session(&transaction, signer, &user.id, "password", now)?;
+            transaction.commit()?;
+            Ok(response)
+        })
+        .await?;
+    Ok(Json(response))
+}

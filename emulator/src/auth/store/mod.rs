@@ -1,0 +1,84 @@
+//! The auth server's tables (GoTrue's `auth` schema, reduced) and their queries. Every function
+//! takes a connection or a transaction and runs inside the caller's `Database::call`. Times are
+//! microseconds since the Unix epoch, UTC; ids are UUID text.
+
+pub mod factors;
+pub mod outbox;
+pub mod sessions;
+pub mod users;
+
+use crate::error::ApiError;
+use serde_json::Value;
+
+/// Created at start-up beside `geocache_logs` (foreign keys are switched on per connection).
+pub const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS auth_users (
+    id TEXT PRIMARY KEY,
+    email TEXT NOT NULL UNIQUE,
+    encrypted_password TEXT NOT NULL,
+    email_confirmed_at INTEGER NOT NULL,
+    last_sign_in_at INTEGER,
+    raw_app_meta_data TEXT NOT NULL,
+    raw_user_meta_data TEXT NOT NULL,
+    identity_id TEXT NOT NULL,
+    identity_data TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+) STRICT;
+CREATE TABLE IF NOT EXISTS auth_sessions (
+    id TEXT PRIMARY KEY,
+    user_id TEXT NOT NULL REFERENCES auth_users (id) ON DELETE CASCADE,
+    aal TEXT NOT NULL,
+    factor_id TEXT,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+) STRICT;
+CREATE INDEX IF NOT EXISTS auth_sessions_user_id ON auth_sessions (user_id);
+CREATE TABLE IF NOT EXISTS auth_amr_claims (
+    session_id TEXT NOT NULL REFERENCES auth_sessions (id) ON DELETE CASCADE,
+    method TEXT NOT NULL,
+    updated_at INTEGER NOT NULL,
+    PRIMARY KEY (session_id, method)
+) STRICT;
+CREATE TABLE IF NOT EXISTS auth_refresh_tokens (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    token TEXT NOT NULL UNIQUE,
+    session_id TEXT NOT NULL REFERENCES auth_sessions (id) ON DELETE CASCADE,
+    parent TEXT,
+    revoked INTEGER NOT NULL DEFAULT 0,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+) STRICT;
+CREATE INDEX IF NOT EXISTS auth_refresh_tokens_session_id ON auth_refresh_tokens (session_id);
+CREATE TABLE IF NOT EXISTS auth_factors (
+    id TEXT PRIMARY KEY,
+    user_id TEXT NOT NULL REFERENCES auth_users (id) ON DELETE CASCADE,
+    friendly_name TEXT NOT NULL,
+    factor_type TEXT NOT NULL,
+    status TEXT NOT NULL,
+    secret TEXT,
+    phone TEXT NOT NULL,
+    last_challenged_at INTEGER,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+) STRICT;
+CREATE INDEX IF NOT EXISTS auth_factors_user_id ON auth_factors (user_id);
+CREATE TABLE IF NOT EXISTS auth_challenges (
+    id TEXT PRIMARY KEY,
+    factor_id TEXT NOT NULL REFERENCES auth_factors (id) ON DELETE CASCADE,
+    otp_code TEXT,
+    created_at INTEGER NOT NULL,
+    verified_at INTEGER
+) STRICT;
+CREATE TABLE IF NOT EXISTS emulator_sms_outbox (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    phone TEXT NOT NULL,
+    body TEXT NOT NULL,
+    sent_at INTEGER NOT NULL
+) STRICT;
+";
+
+/// A JSON column's value; the emulator wrote it, so a parse failure is an internal error.
+fn json_column(text: &str) -> Result<Value, ApiError> {
+    serde_json::from_str(text).map_err(|error| ApiError::internal(format!("stored JSON: {error}")))
+}

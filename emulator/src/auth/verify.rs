@@ -1,0 +1,177 @@
+//! `POST /auth/v1/factors/{id}/verify` (GoTrue api/mfa.go `VerifyFactor`): the code for a
+//! challenge. Success raises the session to AAL2 and answers with a new token response: the AMR
+//! gains `totp` or `mfa/phone`, the factor becomes verified, the refresh token rotates (so the
+//! AAL1 refresh token can no longer mint AAL2 tokens), the user's other sessions below AAL2 end
+//! and their other unverified factors of that type go. A verified challenge cannot be reused.
+
+use crate::auth::authenticated::Authenticated;
+use crate::auth::body::{self, text};
+use crate::auth::error::AuthError;
+use crate::auth::factors::load_factor;
+use crate::auth::json::TokenResponse;
+use crate::auth::rate_limit::Action;
+use crate::auth::store::factors::{self, FactorType};
+use crate::auth::store::sessions::{self, AAL2};
+use crate::auth::tokens::{self, Signer};
+use crate::auth::totp;
+use crate::db::AppState;
+use crate::error::ApiError;
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::Json;
+use serde::Deserialize;
+use uuid::Uuid;
+
+#[derive(Deserialize)]
+struct VerifyParams {
+    challenge_id: Option<String>,
+    code: Option<String>,
+}
+
+pub async fn verify(
+    State(state): State<AppState>,
+    Path(factor_id): Path<String>,
+    caller: Authenticated,
+    body: Bytes,
+) -> Result<Json<TokenResponse>, ApiError> {
+    caller.require_not_anonymous()?;
+    let factor = load_factor(&state, &caller, &factor_id).await?;
+    let now = state.clock.now_micros();
+    state.limiter.check(
+        &caller.user.id,
+        Action::Verify,
+        state.auth.mfa_rate_limit,
+        now,
+    )?;
+    let params: VerifyParams = body::parse(&body)?;
+    let challenge_id = match params.challenge_id {
+        None => Uuid::nil(),
+        Some(text) => parse_go_uuid(&text)?,
+    }
+    .to_string();
+    let code = text(params.code);
+    if code.is_empty() {
+        return Err(AuthError::code_required().into());
+    }
+    let session_id = caller
+        .session("Cannot read SessionId claim as UUID")?
+        .id
+        .clone();
+    let user_id = caller.user.id.clone();
+    let challenge_lifetime = state.auth.challenge_expiry * 1_000_000;
+    let (keys, settings) = (state.keys.clone(), state.auth.clone());
+    let response = state
+        .db
+        .call(move |connection| {
+            let transaction = connection.transaction()?;
+            let challenge = factors::find_challenge(&transaction, &challenge_id, &factor.id)?
+                .ok_or_else(AuthError::challenge_not_found)?;
+            if challenge.verified_at.is_some() {
+                return Err(AuthError::challenge_already_used().into());
+            }
+            if now > challenge.created_at + challenge_lifetime {
+                factors::delete_challenge(&transaction, &challenge.id)?;
+                transaction.commit()?;
+                return Err(AuthError::challenge_expired(&challenge.id).into());
+            }
+            let valid = match factor.factor_type {
+                FactorType::Totp => totp::code_matches(
+                    factor.secret.as_deref().unwrap_or_default(),
+                    &code,
+                    now.div_euclid(1_000_000),
+                )?,
+                FactorType::Phone => challenge
+                    .otp_code
+                    .as_deref()
+                    .is_some_and(|sent| constant_time_eq(sent.as_bytes(), code.as_bytes())),
+            };
+            if !valid {
+                return Err(match factor.factor_type {
+                    FactorType::Totp => AuthError::invalid_totp_code(),
+                    FactorType::Phone => AuthError::invalid_phone_code(),
+                }
+                .into());
+            }
+            factors::mark_challenge_verified(&transaction, &challenge.id, now)?;
+            if !factor.verified {
+                factors::mark_verified(&transaction, &factor.id, now)?;
+            }
+            sessions::add_amr_claim(
+                &transaction,
+                &session_id,
+                factor.factor_type.amr_method(),
+                now,
+            )?;
+            let parent = sessions::active_refresh_token(&transaction, &session_id)?;
+            let refresh_token =
+                tokens::rotate_refresh_token(&transaction, &session_id, parent.as_deref(), now)?;
+            sessions::set_aal(&transaction, &session_id, AAL2, Some(&factor.id), now)?;
+            sessions::delete_below_aal2_of_user(&transaction, &user_id)?;
+            factors::delete_unverified_of_type(&transaction, &user_id, factor.factor_type)?;
+            let signer = Signer {
+                keys: &keys,
+                settings: &settings,
+            };
+            let response = tokens::respond(&transaction, signer, &session_id, refresh_token, now)?;
+            transaction.commit()?;
+            Ok(response)
+        })
+        .await?;
+    Ok(Json(response))
+}
+
+/// gofrs/uuid's text forms (canonical, 32 hex digits, braced, URN); its errors become GoTrue's
+/// `bad_json` because the UUID is decoded with the body.
+fn parse_go_uuid(text: &str) -> Result<Uuid, AuthError> {
+    let quoted = serde_json::to_string(text).unwrap_or_default();
+    match text.len() {
+        32 | 36 | 38 | 41 | 45 => Uuid::parse_str(text).map_err(|_| {
+            AuthError::bad_json(&format!("uuid: incorrect UUID format in string {quoted}"))
+        }),
+        len => Err(AuthError::bad_json(&format!(
+            "uuid: incorrect UUID length {len} in string {quoted}"
+        ))),
+    }
+}
+
+/// SMS codes are compared without an early exit, as GoTrue does (`subtle.ConstantTimeCompare`).
+fn constant_time_eq(left: &[u8], right: &[u8]) -> bool {
+    left.len() == right.len()
+        && left
+            .iter()
+            .zip(right)
+            .fold(0u8, |difference, (a, b)| difference | (a ^ b))
+            == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn challenge_ids_parse_like_gofrs() {
+        let id = "6ba7b810-9dad-11d1-80b4-00c04fd430c8";
+        assert_eq!(parse_go_uuid(id).unwrap().to_string(), id);
+        assert_eq!(parse_go_uuid(&id.replace('-', "")).unwrap().to_string(), id);
+        assert_eq!(
+            parse_go_uuid("abc"),
+            Err(AuthError::bad_json(
+                "uuid: incorrect UUID length 3 in string \"abc\""
+            ))
+        );
+        assert_eq!(
+            parse_go_uuid(&"z".repeat(36)).unwrap_err().message,
+            format!(
+                "Could not parse request body as JSON: uuid: incorrect UUID format in string \"{}\"",
+                "z".repeat(36)
+            )
+        );
+    }
+
+    #[test]
+    fn constant_time_eq_compares_whole_strings() {
+        assert!(constant_time_eq(b"123456", b"123456"));
+        assert!(!constant_time_eq(b"123456", b"123457"));
+        assert!(!constant_time_eq(b"123456", b"12345"));
+    }
+}

@@ -1,0 +1,50 @@
+//! `GET /emulator/v1/sms`: the text messages the auth server "sent" (MFA codes), oldest first, for
+//! test harnesses. Not a Supabase API: it needs the service_role key as `apikey`.
+
+use crate::auth::store::outbox;
+use crate::db::AppState;
+use crate::error::ApiError;
+use crate::gateway::{self, ApiKeyRole};
+use crate::keys::Role;
+use crate::timestamp::to_go_json_text;
+use axum::extract::State;
+use axum::routing::get;
+use axum::{middleware, Extension, Json, Router};
+use serde::Serialize;
+
+#[derive(Debug, Serialize)]
+pub struct SmsJson {
+    phone: String,
+    body: String,
+    sent_at: String,
+}
+
+pub fn router(state: AppState) -> Router {
+    Router::new()
+        .route("/emulator/v1/sms", get(list))
+        .route_layer(middleware::from_fn_with_state(
+            state.clone(),
+            gateway::require_api_key,
+        ))
+        .with_state(state)
+}
+
+async fn list(
+    State(state): State<AppState>,
+    Extension(ApiKeyRole(role)): Extension<ApiKeyRole>,
+) -> Result<Json<Vec<SmsJson>>, ApiError> {
+    if role != Role::ServiceRole {
+        return Err(ApiError::service_role_key_required());
+    }
+    let messages = state.db.call(|connection| outbox::list(connection)).await?;
+    Ok(Json(
+        messages
+            .into_iter()
+            .map(|sms| SmsJson {
+                phone: sms.phone,
+                body: sms.body,
+                sent_at: to_go_json_text(sms.sent_at),
+            })
+            .collect(),
+    ))
+}

@@ -1,0 +1,14 @@
+//! The auth server (`/auth/v1`) and the SMS outbox (`/emulator/v1/sms`), driven in-process on a
+//! manual clock.
+
+mod challenge;
+mod factors;
+mod logout;
+mod rate_limit;
+mod rest;
+mod signup;
+mod styles;
+mod support;
+mod token;
+mod user;
+mod verify;
