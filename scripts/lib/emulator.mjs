@@ -1,0 +1,123 @@
+// @ts-check
+// Starts the prebuilt emulator and reads the three lines it prints once its socket is bound
+// (the contract in the team brief: "API URL: ...", "anon key: ...", "service_role key: ...").
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { emulatorBinary } from './repo.mjs';
+import { LOOPBACK } from './ports.mjs';
+import { exited, forEachLine, outputTail, stopProcess } from './processes.mjs';
+
+/**
+ * @typedef {object} RunningEmulator
+ * @property {string} url              e.g. http://127.0.0.1:54321 (the real port, also for --port 0)
+ * @property {number} port
+ * @property {string} anonKey
+ * @property {string} serviceRoleKey
+ * @property {import('node:child_process').ChildProcess} child
+ * @property {() => Promise<import('./processes.mjs').ExitStatus>} stop  SIGTERM, then SIGKILL after a grace period
+ */
+
+/**
+ * @typedef {object} EmulatorOptions
+ * @property {number} [port]            0 (the default) lets the OS pick a free port
+ * @property {string} [host]
+ * @property {string} [db]              a file path, or ":memory:" (the default here, for tests)
+ * @property {string} [jwtSecret]
+ * @property {string} [binary]
+ * @property {string[]} [extraArgs]     more flags after the standard ones (e.g. tuning flags a test needs)
+ * @property {Record<string, string | undefined>} [env]  added to the inherited environment; undefined removes a variable
+ * @property {(line: string, stream: 'stdout' | 'stderr') => void} [onOutput]  every output line, including the key lines
+ * @property {boolean} [detached]       own process group (so a terminal's Ctrl-C reaches only the launcher)
+ * @property {(child: import('node:child_process').ChildProcess) => void} [onSpawn]  lets a launcher track it before it is ready
+ * @property {number} [startupTimeoutMs]
+ */
+
+const KEY_LINES = /** @type {const} */ ({
+  url: /^API URL: (\S+)\s*$/,
+  anonKey: /^anon key: (\S+)\s*$/,
+  serviceRoleKey: /^service_role key: (\S+)\s*$/,
+});
+
+/**
+ * @param {EmulatorOptions} [options]
+ * @returns {Promise<RunningEmulator>}
+ */
+export async function startEmulator({
+  port = 0,
+  host = LOOPBACK,
+  db = ':memory:',
+  jwtSecret,
+  binary = emulatorBinary,
+  extraArgs = [],
+  env = {},
+  onOutput,
+  detached = false,
+  onSpawn,
+  startupTimeoutMs = 30_000,
+} = {}) {
+  if (!existsSync(binary)) {
+    throw new Error(`The emulator binary ${binary} does not exist: run \`cargo build -p geocache-emulator\` first.`);
+  }
+  const args = ['--host', host, '--port', String(port), '--db', db];
+  if (jwtSecret !== undefined) args.push('--jwt-secret', jwtSecret);
+  args.push(...extraArgs);
+  /** @type {NodeJS.ProcessEnv} */
+  const childEnv = { ...process.env };
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined) delete childEnv[name];
+    else childEnv[name] = value;
+  }
+  const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'], detached, env: childEnv });
+  onSpawn?.(child);
+  const stop = () => stopProcess(child, { group: detached });
+  const tail = outputTail();
+  /** @type {{ url?: string, anonKey?: string, serviceRoleKey?: string }} */
+  const found = {};
+
+  const ready = new Promise((resolve, reject) => {
+    child.once('error', reject);
+    forEachLine(child.stdout, (line) => {
+      tail.push(line);
+      onOutput?.(line, 'stdout');
+      for (const [field, pattern] of Object.entries(KEY_LINES)) {
+        const match = pattern.exec(line);
+        if (match) found[/** @type {keyof typeof KEY_LINES} */ (field)] = match[1];
+      }
+      if (found.url && found.anonKey && found.serviceRoleKey) resolve(undefined);
+    });
+    forEachLine(child.stderr, (line) => {
+      tail.push(line);
+      onOutput?.(line, 'stderr');
+    });
+    void exited(child).then(({ code, signal }) =>
+      reject(new Error(`The emulator exited before it was ready (code ${code}, signal ${signal}). Its output:\n${tail.text()}`)),
+    );
+  });
+
+  /** @type {NodeJS.Timeout | undefined} */
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`The emulator printed no API URL and keys within ${startupTimeoutMs} ms. Its output:\n${tail.text()}`)),
+      startupTimeoutMs,
+    );
+  });
+  try {
+    await Promise.race([ready, timeout]);
+  } catch (error) {
+    await stop();
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+
+  const url = /** @type {string} */ (found.url);
+  return {
+    url,
+    port: Number(new URL(url).port),
+    anonKey: /** @type {string} */ (found.anonKey),
+    serviceRoleKey: /** @type {string} */ (found.serviceRoleKey),
+    child,
+    stop,
+  };
+}

@@ -1,0 +1,143 @@
+// The open logbook in a real browser against the emulator: signing, ordering, local times, validation and
+// hostile text.
+import { consoleErrorLabels, expect, logbookPage, sign, test } from './fixtures.ts';
+
+/** A zone with a 45-minute offset, so a time shown in UTC can never pass for local time. */
+test.use({ locale: 'de-DE', timezoneId: 'Asia/Kathmandu' });
+
+const POSTGREST_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{0,5}[1-9])?\+00:00$/;
+
+test.beforeEach(async ({ page }) => {
+  const firstLoad = page.waitForResponse((response) => response.request().method() === 'GET' && response.url().includes('/rest/v1/geocache_logs'));
+  await page.goto('/');
+  expect((await firstLoad).status()).toBe(200);
+  await expect(logbookPage(page).heading).toBeVisible();
+  await expect(logbookPage(page).entriesHeading).toBeVisible();
+});
+
+test('signing twice lists both entries, newest first, with local times', async ({ page, record }) => {
+  const logbook = logbookPage(page);
+  await expect(logbook.entries).toHaveCount(0);
+  await expect(logbook.message).toHaveAttribute('rows', '4');
+
+  const first = { name: 'Ada', message: 'Found it at dawn. TFTC!' };
+  const second = { name: 'Grace', message: 'Log was damp; left a travel bug.' };
+  await sign(page, first);
+  await expect(logbook.entries).toHaveCount(1);
+  await sign(page, second);
+  await expect(logbook.entries).toHaveCount(2);
+
+  const [newest, oldest] = [logbook.entries.nth(0), logbook.entries.nth(1)];
+  await expect(newest).toContainText(second.name);
+  await expect(newest).toContainText(second.message);
+  await expect(oldest).toContainText(first.name);
+  await expect(oldest).toContainText(first.message);
+
+  const instants: number[] = [];
+  for (const card of [newest, oldest]) {
+    const time = card.locator('time');
+    const dateTime = (await time.getAttribute('datetime')) ?? '';
+    expect(dateTime).toMatch(POSTGREST_TIMESTAMP);
+    instants.push(Date.parse(dateTime));
+    const formatted = await page.evaluate((value) => {
+      const instant = new Date(value);
+      return {
+        local: new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(instant),
+        utc: new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(instant),
+        locale: Intl.DateTimeFormat().resolvedOptions().locale,
+      };
+    }, dateTime);
+    expect(formatted.locale).toBe('de-DE');
+    await expect(time).toHaveText(formatted.local);
+    expect(formatted.local).not.toBe(formatted.utc);
+  }
+  expect(instants[0]).toBeGreaterThanOrEqual(instants[1] ?? Infinity);
+
+  expect(record.requests.some((request) => /\.wasm\b/.test(request)), 'the open logbook loads the wasm client').toBe(true);
+  expect(await consoleErrorLabels(record)).toEqual([]);
+  expect(record.pageErrors).toEqual([]);
+});
+
+test('one click makes one entry: the button is disabled while a sign is in flight', async ({ page }) => {
+  const logbook = logbookPage(page);
+  let posts = 0;
+  await page.route('**/rest/v1/geocache_logs', async (route) => {
+    if (route.request().method() === 'POST') {
+      posts += 1;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+    await route.continue();
+  });
+  await logbook.name.fill('Ada');
+  await logbook.message.fill('slow network');
+  await logbook.submit.click();
+  await expect(logbook.submit).toBeDisabled();
+  await logbook.submit.click({ force: true, noWaitAfter: true }).catch(() => undefined);
+  await logbook.message.press('Control+Enter').catch(() => undefined);
+  await expect(logbook.entries).toHaveCount(1);
+  await expect(logbook.submit).toBeEnabled();
+  expect(posts).toBe(1);
+});
+
+test('required fields block an empty submit and nothing is sent', async ({ page, record }) => {
+  const logbook = logbookPage(page);
+  await expect(logbook.name).toHaveAttribute('required', '');
+  await expect(logbook.message).toHaveAttribute('required', '');
+  const missing = async () => ({
+    name: await logbook.name.evaluate((field) => (field as HTMLInputElement).validity.valueMissing),
+    message: await logbook.message.evaluate((field) => (field as HTMLTextAreaElement).validity.valueMissing),
+  });
+
+  await logbook.submit.click();
+  expect(await missing()).toEqual({ name: true, message: true });
+
+  await logbook.name.fill('Ada');
+  await logbook.submit.click();
+  expect(await missing()).toEqual({ name: false, message: true });
+
+  await logbook.name.fill('');
+  await logbook.message.fill('a message without a name');
+  await logbook.submit.click();
+  expect(await missing()).toEqual({ name: true, message: false });
+
+  await page.waitForTimeout(300);
+  expect(record.requests.filter((request) => request.startsWith('POST '))).toEqual([]);
+  await expect(logbook.entries).toHaveCount(0);
+  await expect(logbook.message).toHaveValue('a message without a name');
+});
+
+test('hostile text is shown verbatim, runs nothing and is stored byte for byte', async ({ page, stack, record }) => {
+  const logbook = logbookPage(page);
+  const hostile = [
+    { name: '<img src=x onerror=alert(1)>', message: '<script>alert("xss")</script><b>not bold</b> &amp; &lt;' },
+    { name: '🧭📦 Geocacher 👩‍👩‍👧 Zoë', message: '0123456789'.repeat(1000) },
+    { name: '\u202Eevil\u202C name', message: 'مرحبا بالعالم — שלום עולם \u202Edesrever\u202C' },
+  ];
+  expect(hostile[1]?.message.length).toBe(10_000);
+  for (const entry of hostile) await sign(page, entry);
+  await expect(logbook.entries).toHaveCount(hostile.length);
+
+  const shown = [...hostile].reverse();
+  for (const [index, entry] of shown.entries()) {
+    const card = logbook.entries.nth(index);
+    // Some element of the card holds exactly the name, another exactly the message: text, not markup.
+    const verbatim = await card.evaluate(
+      (element, expected) => {
+        const texts = [...element.querySelectorAll('*')].map((node) => node.textContent);
+        return { name: texts.includes(expected.name), message: texts.includes(expected.message) };
+      },
+      entry,
+    );
+    expect(verbatim, `card ${index}`).toEqual({ name: true, message: true });
+  }
+  await expect(page.locator('img')).toHaveCount(0);
+  await expect(page.getByTestId('log-entry').locator('script, b')).toHaveCount(0);
+  await page.waitForTimeout(300);
+  expect(record.dialogs).toEqual([]);
+  expect(record.pageErrors).toEqual([]);
+
+  const stored = await fetch(`${stack.emulator.url}/rest/v1/geocache_logs?select=name,message&order=id.asc`, {
+    headers: { apikey: stack.emulator.anonKey, authorization: `Bearer ${stack.emulator.anonKey}` },
+  });
+  expect(await stored.json()).toEqual(hostile);
+});

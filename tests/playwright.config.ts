@@ -1,0 +1,34 @@
+import { defineConfig } from '@playwright/test';
+
+// Debian's Chromium: browser downloads do not work on this kind of machine (toolchain.md §3). Without the
+// background-networking flags Chromium floods the closed network with refused connections.
+const chromiumArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export default defineConfig({
+  testDir: './e2e',
+  outputDir: './test-results',
+  // Each test starts its own emulator and Vite server; one worker keeps a 2-core machine responsive.
+  workers: 1,
+  retries: 0,
+  forbidOnly: true,
+  reporter: 'list',
+  timeout: 90_000,
+  expect: { timeout: 15_000 },
+  use: {
+    browserName: 'chromium',
+    headless: true,
+    // launch() (not a persistent context) gives every run a fresh temporary profile.
+    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs },
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+});
