@@ -2,9 +2,11 @@
 //!
 //! Everything here ends in plain values: a [`ClientConfig`] derived from (url, key) as supabase-js
 //! derives it, [`HttpRequest`]s built by the PostgREST builder in [`rest`], and typed outcomes
-//! ([`LogbookError`], validated [`Entry`] lists) classified from a status and a body text. The
-//! wasm crate performs the I/O; nothing in this crate touches the web.
+//! ([`LogbookError`], validated [`Entry`] lists) classified from a status and a body text, and
+//! the auth client's requests, sessions, errors and refresh timing in [`auth`]. The wasm crate
+//! performs the I/O; nothing in this crate touches the web.
 
+pub mod auth;
 pub mod config;
 pub mod entry;
 pub mod http;

@@ -5,11 +5,38 @@ use serde_json::Value;
 
 use crate::schema::SchemaError;
 
-/// What came back from the server: the status and the body text.
+/// What came back from the server: the status, the headers `fetch` exposes, and the body text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RawResponse {
     pub status: u16,
+    /// Names as the transport reports them (lower case from `fetch`); only CORS-exposed ones.
+    pub headers: Vec<(String, String)>,
     pub body: String,
+}
+
+impl RawResponse {
+    /// A response without headers.
+    pub fn new(status: u16, body: impl Into<String>) -> Self {
+        RawResponse {
+            status,
+            headers: Vec::new(),
+            body: body.into(),
+        }
+    }
+
+    /// Adds a response header.
+    pub fn with_header(mut self, name: &str, value: impl Into<String>) -> Self {
+        self.headers.push((name.to_owned(), value.into()));
+        self
+    }
+
+    /// The value of a header, matching the name case-insensitively.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(key, _)| key.eq_ignore_ascii_case(name))
+            .map(|(_, value)| value.as_str())
+    }
 }
 
 /// `fetch` itself failed (connection refused, DNS, CORS, aborted): no status at all.
@@ -167,23 +194,25 @@ mod tests {
     use super::*;
 
     fn respond(status: u16, body: &str) -> Result<RawResponse, LogbookError> {
-        expect_success(Ok(RawResponse {
-            status,
-            body: body.into(),
-        }))
+        expect_success(Ok(RawResponse::new(status, body)))
     }
 
     #[test]
     fn two_hundreds_pass_through() {
         for status in [200, 201, 204, 299] {
-            assert_eq!(
-                respond(status, "[]"),
-                Ok(RawResponse {
-                    status,
-                    body: "[]".into()
-                })
-            );
+            assert_eq!(respond(status, "[]"), Ok(RawResponse::new(status, "[]")));
         }
+    }
+
+    #[test]
+    fn response_headers_are_found_by_any_case() {
+        let response =
+            RawResponse::new(200, "").with_header("x-supabase-api-version", "2024-01-01");
+        assert_eq!(
+            response.header("X-Supabase-Api-Version"),
+            Some("2024-01-01")
+        );
+        assert_eq!(response.header("content-type"), None);
     }
 
     #[test]

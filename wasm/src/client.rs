@@ -2,18 +2,21 @@
 
 use std::rc::Rc;
 
+use geocache_core::auth::ClientOptions;
 use geocache_core::config::client_info;
 use geocache_core::rest::logbook;
-use geocache_core::{ClientConfig, NewEntry};
+use geocache_core::{ClientConfig, ConfigError, NewEntry};
 use wasm_bindgen::prelude::*;
 
+use crate::auth::{Auth, AuthClient};
 use crate::error::ClientError;
 use crate::{js, transport};
 
 /// Creates a client for a Supabase project (or the local emulator).
 ///
 /// Throws a `ConfigError` with supabase-js's message when the URL is missing, not http(s) or
-/// malformed, or when the key is missing.
+/// malformed, or when the key is missing; a `TypeError` when `options` cannot be read. The
+/// client restores a stored session and, while the page is visible, keeps it refreshed.
 #[wasm_bindgen(js_name = createClient)]
 pub fn create_client(
     #[wasm_bindgen(js_name = supabaseUrl, unchecked_param_type = "string")] supabase_url: Option<
@@ -22,22 +25,39 @@ pub fn create_client(
     #[wasm_bindgen(js_name = supabaseKey, unchecked_param_type = "string")] supabase_key: Option<
         String,
     >,
+    #[wasm_bindgen(unchecked_optional_param_type = "ClientOptions")] options: Option<
+        js_sys::Object,
+    >,
 ) -> Result<Client, ClientError> {
-    let config = ClientConfig::new(
+    let config = client_config(
         supabase_url.as_deref().unwrap_or_default(),
         supabase_key.as_deref().unwrap_or_default(),
-    )?
-    .with_client_info(client_info(
-        env!("CARGO_PKG_NAME"),
-        env!("CARGO_PKG_VERSION"),
-    ));
+    )?;
+    let options: ClientOptions = match options {
+        Some(options) => {
+            js::from_js(options.into()).map_err(|error| ClientError::argument("options", error))?
+        }
+        None => ClientOptions::default(),
+    };
+    let auth = AuthClient::new(&config, &options.auth).map_err(|error| ClientError::Argument {
+        name: "options",
+        reason: error.to_string(),
+    })?;
+    auth.initialize();
     Ok(Client {
-        state: Rc::new(ClientState { config }),
+        state: Rc::new(ClientState { config, auth }),
     })
 }
 
-/// A logbook client. Its state is shared (`Rc`) so that namespaces such as `client.auth` can hold
-/// it alongside the logbook calls.
+/// The validated configuration, identifying this package in `X-Client-Info`.
+fn client_config(url: &str, key: &str) -> Result<ClientConfig, ConfigError> {
+    Ok(ClientConfig::new(url, key)?.with_client_info(client_info(
+        env!("CARGO_PKG_NAME"),
+        env!("CARGO_PKG_VERSION"),
+    )))
+}
+
+/// A logbook client with its auth client (`client.auth`). Both share one state (`Rc`).
 #[wasm_bindgen]
 pub struct Client {
     state: Rc<ClientState>,
@@ -45,13 +65,17 @@ pub struct Client {
 
 struct ClientState {
     config: ClientConfig,
+    auth: Rc<AuthClient>,
 }
 
 impl ClientState {
-    /// The `Authorization` bearer: the anon key while nobody is signed in, as supabase-js's
-    /// `_getAccessToken` falls back to it.
-    fn bearer(&self) -> &str {
-        self.config.key()
+    /// The `Authorization` bearer: the signed-in user's access token, or the anon key while
+    /// nobody is signed in (supabase-js's `_getAccessToken`). The apikey stays the anon key.
+    async fn bearer(&self) -> String {
+        match self.auth.access_token().await {
+            Some(token) => token,
+            None => self.config.key().to_owned(),
+        }
     }
 }
 
@@ -61,7 +85,7 @@ impl Client {
     #[wasm_bindgen(js_name = listEntries, unchecked_return_type = "LogEntry[]")]
     pub async fn list_entries(&self) -> Result<JsValue, ClientError> {
         let state = &self.state;
-        let request = logbook::list_entries_request(&state.config, state.bearer());
+        let request = logbook::list_entries_request(&state.config, &state.bearer().await);
         let entries = logbook::list_entries_outcome(transport::send(&request).await)?;
         js::to_js(&entries).map_err(ClientError::internal)
     }
@@ -75,9 +99,21 @@ impl Client {
         let entry: NewEntry =
             js::from_js(entry).map_err(|error| ClientError::argument("entry", error))?;
         let state = &self.state;
-        let request = logbook::sign_logbook_request(&state.config, state.bearer(), &entry);
+        let request = logbook::sign_logbook_request(&state.config, &state.bearer().await, &entry);
         logbook::sign_logbook_outcome(transport::send(&request).await)?;
         Ok(())
+    }
+
+    /// The auth client (sessions, auto-refresh, MFA), sharing this client's state.
+    #[wasm_bindgen(getter)]
+    pub fn auth(&self) -> Auth {
+        Auth::new(Rc::clone(&self.state.auth))
+    }
+
+    /// Removes the auth client's visibility listener and refresh timers and forgets its
+    /// subscribers (also done when the client is garbage-collected). Safe to call more than once.
+    pub fn dispose(&self) {
+        self.state.auth.dispose();
     }
 }
 
@@ -91,29 +127,27 @@ impl Client {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use geocache_core::ConfigError;
 
     #[test]
     fn requests_identify_this_package() {
-        let client = create_client(Some("http://127.0.0.1:54321".into()), Some("k".into()))
-            .expect("valid config");
+        let config = client_config("http://127.0.0.1:54321", "k").expect("valid config");
         assert_eq!(
-            client.config().client_info(),
+            config.client_info(),
             format!("geocache-client/{}; runtime=web", env!("CARGO_PKG_VERSION"))
         );
-        assert_eq!(client.config().rest_url(), "http://127.0.0.1:54321/rest/v1");
+        assert_eq!(config.rest_url(), "http://127.0.0.1:54321/rest/v1");
     }
 
     #[test]
     fn absent_arguments_are_reported_like_empty_ones() {
-        let error = create_client(None, Some("k".into()))
+        let error = create_client(None, Some("k".into()), None)
             .err()
             .expect("refused");
         assert!(matches!(
             error,
             ClientError::Config(ConfigError::UrlRequired)
         ));
-        let error = create_client(Some("http://h".into()), None)
+        let error = create_client(Some("http://h".into()), None, None)
             .err()
             .expect("refused");
         assert!(matches!(

@@ -1,7 +1,10 @@
 //! The one conversion from core errors to JS: a real `Error` (never a string) whose `name`,
 //! `code` and, for call failures, `status`, `retryable`, `details`, `hint` and schema fields are
-//! own properties, so callers can branch on them.
+//! own properties, so callers can branch on them. Auth errors look like auth-js's error classes:
+//! `name` (`AuthApiError`, `AuthRetryableFetchError`, …), `status`, `code` and `__isAuthError`, so
+//! supabase-js's `isAuthError` and friends recognise them.
 
+use geocache_core::auth::AuthError;
 use geocache_core::{ConfigError, LogbookError};
 use js_sys::Reflect;
 use wasm_bindgen::JsValue;
@@ -13,6 +16,8 @@ pub enum ClientError {
     Config(#[from] ConfigError),
     #[error(transparent)]
     Logbook(#[from] LogbookError),
+    #[error(transparent)]
+    Auth(#[from] AuthError),
     /// An argument of the wrong shape, e.g. `signLogbook({name: 1})`.
     #[error("invalid {name}: {reason}")]
     Argument { name: &'static str, reason: String },
@@ -48,6 +53,7 @@ impl From<ClientError> for JsValue {
                 ("code", config.code().into()),
             ],
             ClientError::Logbook(logbook) => logbook_properties(logbook),
+            ClientError::Auth(auth) => auth_properties(auth),
             ClientError::Argument { .. } => vec![("code", "invalid_argument".into())],
             ClientError::Internal(_) => vec![
                 ("name", "InternalError".into()),
@@ -64,6 +70,28 @@ impl From<ClientError> for JsValue {
         }
         js_error
     }
+}
+
+/// auth-js leaves `status` and `code` undefined where it has none; so does this.
+fn auth_properties(error: &AuthError) -> Vec<(&'static str, JsValue)> {
+    let mut properties = vec![
+        ("name", error.name().into()),
+        (
+            "status",
+            error.status().map_or(JsValue::UNDEFINED, JsValue::from),
+        ),
+        (
+            "code",
+            error.code().map_or(JsValue::UNDEFINED, JsValue::from),
+        ),
+        ("retryable", error.retryable().into()),
+        ("__isAuthError", true.into()),
+    ];
+    if let AuthError::WeakPassword { reasons, .. } = error {
+        let list: js_sys::Array = reasons.iter().map(|r| JsValue::from(r.as_str())).collect();
+        properties.push(("reasons", list.into()));
+    }
+    properties
 }
 
 fn logbook_properties(error: &LogbookError) -> Vec<(&'static str, JsValue)> {

@@ -1,5 +1,5 @@
 //! Sends a core [`HttpRequest`] with the browser's `fetch` (through gloo-net) and hands back the
-//! status and body text, or the reason `fetch` failed.
+//! status, the readable headers and the body text, or the reason `fetch` failed.
 
 use geocache_core::{HttpRequest, Method, NetworkFailure, RawResponse};
 use gloo_net::http::{Headers, RequestBuilder};
@@ -7,8 +7,15 @@ use gloo_net::http::{Headers, RequestBuilder};
 pub async fn send(request: &HttpRequest) -> Result<RawResponse, NetworkFailure> {
     let response = prepare(request)?.send().await.map_err(failure)?;
     let status = response.status();
+    // Cross-origin, fetch exposes only safelisted headers and those the server lists in
+    // Access-Control-Expose-Headers (the auth server lists X-Supabase-Api-Version).
+    let headers = response.headers().entries().collect();
     let body = response.text().await.map_err(failure)?;
-    Ok(RawResponse { status, body })
+    Ok(RawResponse {
+        status,
+        headers,
+        body,
+    })
 }
 
 fn prepare(request: &HttpRequest) -> Result<gloo_net::http::Request, NetworkFailure> {

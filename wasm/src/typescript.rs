@@ -46,3 +46,175 @@ export interface InternalError extends Error {
 
 export type ClientError = ConfigError | LogbookError | ArgumentError | InternalError;
 "#;
+
+#[wasm_bindgen(typescript_custom_section)]
+const AUTH_TYPES: &'static str = r#"
+/** The third argument of `createClient`; other supabase-js options are accepted and ignored. */
+export interface ClientOptions {
+  auth?: {
+    /** Refresh the session in the background while the page is visible (default true). */
+    autoRefreshToken?: boolean;
+    /** Keep the session in localStorage (default true); false keeps it in memory only. */
+    persistSession?: boolean;
+    /** Where the session is stored (default `sb-<first host label>-auth-token`, as supabase-js). */
+    storageKey?: string;
+    /**
+     * TEST-ONLY: the auto-refresh tick in milliseconds (default 30000). The refresh threshold
+     * (3 ticks), the read margin (3 ticks), the failure cooldown (2 ticks) and the retry window
+     * (1 tick) scale with it. Do not set it in production.
+     */
+    autoRefreshTickMs?: number;
+  };
+}
+
+/** A failed auth call, as auth-js's error classes (`isAuthError(e)` from supabase-js accepts it). */
+export interface AuthError extends Error {
+  name:
+    | "AuthApiError"
+    | "AuthRetryableFetchError"
+    | "AuthWeakPasswordError"
+    | "AuthSessionMissingError"
+    | "AuthInvalidTokenResponseError"
+    | "AuthUnknownError"
+    | "AuthInvalidJwtError"
+    | "AuthInvalidCredentialsError"
+    | "AuthRefreshDiscardedError";
+  /** HTTP status (0 when fetch failed); undefined for AuthUnknownError. */
+  status: number | undefined;
+  /** The server's error code, e.g. "mfa_verification_failed", "invalid_credentials". */
+  code: "mfa_verification_failed" | "mfa_challenge_expired" | "mfa_factor_not_found" | "invalid_credentials"
+    | "weak_password" | "invalid_jwt" | (string & {}) | undefined;
+  /** True only for AuthRetryableFetchError (network failure, 500-504, 520-530). */
+  retryable: boolean;
+  __isAuthError: true;
+  /** AuthWeakPasswordError only: "length", "characters", "pwned". */
+  reasons?: string[];
+}
+
+export type AuthChangeEvent =
+  | "INITIAL_SESSION"
+  | "SIGNED_IN"
+  | "SIGNED_OUT"
+  | "TOKEN_REFRESHED"
+  | "MFA_CHALLENGE_VERIFIED";
+
+/** Called synchronously per event; a returned promise is not awaited. */
+export type AuthStateChangeCallback = (event: AuthChangeEvent, session: Session | null) => void | Promise<void>;
+
+export type FactorType = "totp" | "phone" | "webauthn";
+
+export interface Factor {
+  id: string;
+  friendly_name?: string;
+  factor_type: FactorType | (string & {});
+  status: "verified" | "unverified" | (string & {});
+  created_at: string;
+  updated_at: string;
+  phone?: string;
+  last_challenged_at: string | null;
+  [key: string]: unknown;
+}
+
+export interface User {
+  id: string;
+  aud: string;
+  role?: string;
+  email?: string;
+  phone?: string;
+  email_confirmed_at?: string;
+  phone_confirmed_at?: string;
+  confirmation_sent_at?: string;
+  confirmed_at?: string;
+  last_sign_in_at?: string;
+  app_metadata: { provider?: string; providers?: string[]; [key: string]: unknown };
+  user_metadata: { [key: string]: unknown };
+  factors?: Factor[];
+  identities?: unknown[];
+  created_at: string;
+  updated_at?: string;
+  is_anonymous?: boolean;
+  [key: string]: unknown;
+}
+
+export interface Session {
+  access_token: string;
+  token_type: string;
+  /** Seconds the access token lived for when issued. */
+  expires_in: number;
+  /** Unix seconds at which the access token expires. */
+  expires_at: number;
+  refresh_token: string;
+  user: User;
+  provider_token?: string;
+  provider_refresh_token?: string;
+  [key: string]: unknown;
+}
+
+export interface WeakPassword { reasons: string[]; message: string }
+
+export interface SignUpWithPasswordCredentials {
+  email?: string;
+  phone?: string;
+  password: string;
+  options?: { emailRedirectTo?: string; data?: object; captchaToken?: string; channel?: "sms" | "whatsapp" };
+}
+
+export interface SignInWithPasswordCredentials {
+  email?: string;
+  phone?: string;
+  password: string;
+  options?: { captchaToken?: string };
+}
+
+export interface SignOutOptions { scope?: "global" | "local" | "others" }
+
+export type AuthResult<T, E = null> = { data: T; error: null } | { data: E; error: AuthError };
+
+export type AuthResponse = AuthResult<
+  { user: User | null; session: Session | null },
+  { user: null; session: null }
+>;
+export type AuthTokenResponsePassword = AuthResult<
+  { user: User; session: Session; weakPassword?: WeakPassword },
+  { user: null; session: null }
+>;
+export type AuthSessionResponse = AuthResult<{ session: Session | null }, { session: null }>;
+export type UserResponse = AuthResult<{ user: User }, { user: null }>;
+
+export type MFAEnrollParams =
+  | { factorType: "totp"; friendlyName?: string; issuer?: string }
+  | { factorType: "phone"; friendlyName?: string; phone: string };
+export interface MFAUnenrollParams { factorId: string }
+export interface MFAChallengeParams { factorId: string; channel?: "sms" | "whatsapp" }
+export interface MFAVerifyParams { factorId: string; challengeId: string; code: string }
+export interface MFAChallengeAndVerifyParams { factorId: string; code: string }
+
+export type AuthMFAEnrollResponse = AuthResult<
+  | {
+      id: string;
+      type: "totp";
+      friendly_name?: string;
+      /** `qr_code` is a `data:image/svg+xml;utf-8,<svg…>` URL. */
+      totp: { qr_code: string; secret: string; uri: string };
+    }
+  | { id: string; type: "phone"; friendly_name?: string; phone: string }
+>;
+export type AuthMFAUnenrollResponse = AuthResult<{ id: string }>;
+export type AuthMFAChallengeResponse = AuthResult<{ id: string; type: "totp" | "phone"; expires_at: number }>;
+/** The server's token response; the client saves it as the new (aal2) session. */
+export type AuthMFAVerifyResponse = AuthResult<{
+  access_token: string;
+  token_type: string;
+  expires_in: number;
+  expires_at?: number;
+  refresh_token: string;
+  user: User;
+}>;
+export type AuthMFAListFactorsResponse = AuthResult<{ all: Factor[]; totp: Factor[]; phone: Factor[]; webauthn: Factor[] }>;
+export interface AMREntry { method: string; timestamp: number }
+export type AuthMFAGetAuthenticatorAssuranceLevelResponse = AuthResult<{
+  currentLevel: "aal1" | "aal2" | (string & {}) | null;
+  nextLevel: "aal1" | "aal2" | (string & {}) | null;
+  currentAuthenticationMethods: AMREntry[];
+}>;
+"#;

@@ -34,7 +34,7 @@ fn emulator() -> (&'static str, &'static str) {
 
 fn client() -> Client {
     let (url, key) = emulator();
-    create_client(Some(url.into()), Some(key.into())).expect("emulator config is valid")
+    create_client(Some(url.into()), Some(key.into()), None).expect("emulator config is valid")
 }
 
 fn get(value: &JsValue, key: &str) -> JsValue {
@@ -202,7 +202,7 @@ async fn unknown_table_is_a_pgrst205_not_found() {
 #[wasm_bindgen_test]
 async fn a_wrong_key_is_refused_by_the_server() {
     let (url, _) = emulator();
-    let client = create_client(Some(url.into()), Some("not-a-jwt".into())).unwrap();
+    let client = create_client(Some(url.into()), Some("not-a-jwt".into()), None).unwrap();
     let error = client.list_entries().await.expect_err("refused");
     let value = JsValue::from(error);
     assert!(value.is_instance_of::<js_sys::Error>());
@@ -213,7 +213,7 @@ async fn a_wrong_key_is_refused_by_the_server() {
 #[wasm_bindgen_test]
 async fn an_unreachable_server_is_a_retryable_network_error() {
     let (_, key) = emulator();
-    let client = create_client(Some(UNUSED_PORT_URL.into()), Some(key.into())).unwrap();
+    let client = create_client(Some(UNUSED_PORT_URL.into()), Some(key.into()), None).unwrap();
     let error = client.list_entries().await.expect_err("no server");
     let value = js_error(error, "LogbookError", "network_error");
     assert_eq!(get(&value, "status").as_f64(), Some(0.0));
@@ -229,7 +229,7 @@ async fn an_unreachable_server_is_a_retryable_network_error() {
 #[wasm_bindgen_test]
 async fn a_malformed_entry_is_refused_before_any_request() {
     // The URL points nowhere: a request would be a network_error, not invalid_argument.
-    let client = create_client(Some(UNUSED_PORT_URL.into()), Some("key".into())).unwrap();
+    let client = create_client(Some(UNUSED_PORT_URL.into()), Some("key".into()), None).unwrap();
     let without_message = new_entry("n", "m");
     Reflect::delete_property(
         without_message.unchecked_ref::<js_sys::Object>(),
@@ -283,7 +283,7 @@ fn create_client_errors_are_real_errors_with_supabase_js_messages() {
         ),
     ];
     for (url, key, code, message) in cases {
-        let error = create_client(url.map(Into::into), key.map(Into::into))
+        let error = create_client(url.map(Into::into), key.map(Into::into), None)
             .err()
             .unwrap_or_else(|| panic!("{url:?} {key:?} accepted"));
         let value = js_error(error, "ConfigError", code);

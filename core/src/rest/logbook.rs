@@ -109,10 +109,7 @@ mod tests {
     }
 
     fn ok(status: u16, body: &str) -> Result<RawResponse, NetworkFailure> {
-        Ok(RawResponse {
-            status,
-            body: body.into(),
-        })
+        Ok(RawResponse::new(status, body))
     }
 
     #[test]

@@ -1,0 +1,81 @@
+// Compile-time checks of the package's TypeScript surface: what npm users write must type-check,
+// and the misuses marked @ts-expect-error must not.
+import { createClient, type AuthError, type Factor, type Session, type User } from "geocache-client";
+
+export async function usage(): Promise<void> {
+  const client = createClient("http://127.0.0.1:54321", "anon", { auth: { autoRefreshTickMs: 1000 } });
+  createClient("http://127.0.0.1:54321", "anon").dispose();
+  {
+    using disposable = createClient("http://127.0.0.1:54321", "anon", { auth: { persistSession: false } });
+    void disposable.auth;
+  }
+
+  const signUp = await client.auth.signUp({ email: "ann@example.com", password: "secret!" });
+  if (signUp.error) {
+    const error: AuthError = signUp.error;
+    const status: number | undefined = error.status;
+    const user: null = signUp.data.user;
+    void [error.name, error.code, error.retryable, status, user];
+  } else {
+    const session: Session | null = signUp.data.session;
+    void session?.expires_at;
+  }
+
+  const signIn = await client.auth.signInWithPassword({ email: "ann@example.com", password: "secret!" });
+  if (!signIn.error) {
+    const user: User = signIn.data.user;
+    void [user.id, signIn.data.session.refresh_token, signIn.data.weakPassword?.reasons];
+  }
+
+  const {
+    data: { subscription },
+  } = client.auth.onAuthStateChange((event, session) => {
+    if (event === "TOKEN_REFRESHED" || event === "MFA_CHALLENGE_VERIFIED") void session?.access_token;
+  });
+  subscription.unsubscribe();
+
+  const { data, error } = await client.auth.getSession();
+  if (!error) void data.session?.user.factors;
+  await client.auth.getUser();
+  await client.auth.refreshSession();
+  await client.auth.refreshSession({ refresh_token: "r" });
+  await client.auth.setSession({ access_token: "a", refresh_token: "r" });
+  await client.auth.startAutoRefresh();
+  await client.auth.stopAutoRefresh();
+
+  const mfa = client.auth.mfa;
+  const enrolled = await mfa.enroll({ factorType: "totp", friendlyName: "phone app", issuer: "geocache" });
+  if (!enrolled.error && enrolled.data.type === "totp") void [enrolled.data.totp.qr_code, enrolled.data.totp.secret];
+  await mfa.enroll({ factorType: "phone", phone: "+15550001234" });
+  const challenge = await mfa.challenge({ factorId: "f", channel: "whatsapp" });
+  if (!challenge.error) {
+    const verified = await mfa.verify({ factorId: "f", challengeId: challenge.data.id, code: "123456" });
+    if (!verified.error) void verified.data.access_token;
+  }
+  await mfa.challengeAndVerify({ factorId: "f", code: "123456" });
+  const factors = await mfa.listFactors();
+  if (!factors.error) {
+    const totp: Factor[] = factors.data.totp;
+    void [totp, factors.data.all, factors.data.phone];
+  }
+  const level = await mfa.getAuthenticatorAssuranceLevel();
+  if (!level.error) void [level.data.currentLevel, level.data.nextLevel, level.data.currentAuthenticationMethods[0]?.method];
+  await mfa.unenroll({ factorId: "f" });
+
+  const { error: signOutError } = await client.auth.signOut({ scope: "local" });
+  void signOutError?.code;
+  await client.auth.dispose();
+  const entries = await client.listEntries();
+  void entries[0]?.created_at;
+
+  // @ts-expect-error webauthn factors are not supported by this client
+  await mfa.enroll({ factorType: "webauthn" });
+  // @ts-expect-error a phone factor needs its number
+  await mfa.enroll({ factorType: "phone" });
+  // @ts-expect-error the scope is global, local or others
+  await client.auth.signOut({ scope: "everyone" });
+  // @ts-expect-error a challenge names its factor
+  await mfa.challenge({ channel: "sms" });
+  // @ts-expect-error the tick is a number of milliseconds
+  createClient("http://h", "k", { auth: { autoRefreshTickMs: "fast" } });
+}
