@@ -3,23 +3,25 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import wasm from 'vite-plugin-wasm';
+import { productionPage } from './build/production-page.ts';
 
 const fromHere = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+const clientPackageDir = fromHere('../wasm/pkg');
 
 export default defineConfig({
-  plugins: [wasm(), react()],
+  plugins: [wasm(), react(), productionPage({ clientPackageDir })],
   resolve: {
     alias: {
       '@': fromHere('./src'),
       // The wasm-pack output is consumed in place, not through npm linking (see the brief's contract).
-      'geocache-client': fromHere('../wasm/pkg'),
+      'geocache-client': clientPackageDir,
     },
   },
   server: { host: '127.0.0.1' },
   preview: { host: '127.0.0.1' },
   test: {
     environment: 'jsdom',
-    include: ['src/**/*.test.{ts,tsx}'],
+    include: ['src/**/*.test.{ts,tsx}', 'build/**/*.test.ts'],
     setupFiles: ['./src/testing/setup-tests.ts'],
     // Stylesheets are applied so tests can check the text-wrapping rules that keep hostile input readable.
     css: true,

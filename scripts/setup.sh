@@ -21,21 +21,6 @@ ok() { printf 'ok: %s\n' "$*"; }
 installing() { printf 'installing: %s\n' "$*"; }
 warn() { printf 'warning: %s\n' "$*" >&2; }
 
-apt_updated=
-# apt-get install, as root or through sudo; `apt-get update` once, and only when something must be installed.
-apt_install() {
-  local sudo=()
-  if [[ $EUID -ne 0 ]]; then
-    have sudo || die "installing $* needs root: run this script as root or install sudo."
-    sudo=(sudo)
-  fi
-  if [[ -z "$apt_updated" ]]; then
-    "${sudo[@]}" apt-get update || die "apt-get update failed (see above); cannot install $*."
-    apt_updated=1
-  fi
-  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y "$@" || die "apt-get install $* failed (see above)."
-}
-
 version_at_least() { # version_at_least HAVE WANT
   [[ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n1)" == "$2" ]]
 }

@@ -18,7 +18,7 @@ else
   bold='' red='' green='' reset=''
 fi
 
-known_steps=(fmt clippy clippy-wasm cargo-test build-wasm typecheck eslint vitest build-emulator wasm-browser conformance e2e)
+known_steps=(fmt clippy clippy-wasm cargo-test build-wasm typecheck eslint vitest build-emulator wasm-browser conformance postgres production-build e2e)
 selected=("$@")
 for name in "${selected[@]}"; do
   [[ " ${known_steps[*]} " == *" $name "* ]] || die "unknown step '$name'; steps: ${known_steps[*]}"
@@ -70,7 +70,37 @@ stop_test_emulator() {
   if [[ -n "$emulator_log" ]]; then rm -f "$emulator_log"; fi
   emulator_log=
 }
-trap stop_test_emulator EXIT
+
+# The PostgreSQL tests create their throwaway clusters (scripts/lib/postgres.mjs) under one scratch directory, so
+# whatever a crashed test leaves behind is found and removed here, and nothing else is touched.
+pg_scratch=
+stop_test_clusters() {
+  [[ -n "$pg_scratch" && -d "$pg_scratch" ]] || return 0
+  local pid_file data_dir pid tries
+  for pid_file in "$pg_scratch"/geocache-pg-*/data/postmaster.pid; do
+    [[ -f "$pid_file" ]] || continue
+    data_dir="$(dirname "$pid_file")"
+    pid="$(head -n1 "$pid_file")"
+    # Only a server still running on this very directory (not a recycled process id).
+    if [[ "$pid" =~ ^[0-9]+$ ]] && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "$data_dir"; then
+      kill -INT "$pid" 2>/dev/null || true
+      tries=0
+      while kill -0 "$pid" 2>/dev/null && [[ $tries -lt 100 ]]; do
+        sleep 0.1
+        tries=$((tries + 1))
+      done
+      kill -KILL "$pid" 2>/dev/null || true
+    fi
+  done
+  rm -rf "$pg_scratch"
+  pg_scratch=
+}
+
+cleanup() {
+  stop_test_emulator
+  stop_test_clusters
+}
+trap cleanup EXIT
 
 # The wasm auth tests (wasm/tests/support) expect short MFA challenges and a cheap password hash.
 WASM_TEST_EMULATOR_FLAGS=(--mfa-challenge-expiry 3 --password-hash-cost 4)
@@ -114,6 +144,28 @@ wasm_browser_tests() {
   return "$status"
 }
 
+# Debian's PostgreSQL server binaries, installed only where no initdb exists (POSTGRES_BINDIR: elsewhere).
+ensure_postgres_server() {
+  if [[ -n "${POSTGRES_BINDIR:-}" ]] || compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null; then
+    return 0
+  fi
+  have apt-get || die "the PostgreSQL tests need PostgreSQL's server (initdb, postgres): install it, or set POSTGRES_BINDIR to its bin directory."
+  printf 'installing: postgresql (apt-get; the tests run their own throwaway cluster)\n'
+  apt_install postgresql
+}
+
+postgres_tests() {
+  ensure_postgres_server
+  # In /tmp, not $TMPDIR: the unprivileged user the clusters run as must reach their directories (each cluster's
+  # own directory inside is private to that user).
+  pg_scratch="$(mktemp -d /tmp/geocache-pg-scratch.XXXXXX)"
+  chmod 755 "$pg_scratch"
+  local status=0
+  GEOCACHE_PG_SCRATCH="$pg_scratch" node --test --test-timeout=180000 tests/postgres/ || status=$?
+  stop_test_clusters
+  return "$status"
+}
+
 step setup "Toolchain and dependencies (scripts/setup.sh)" bash scripts/setup.sh
 step fmt "Rust formatting (cargo fmt --check)" cargo fmt --all --check
 step clippy "Rust lints, host (cargo clippy -D warnings)" cargo clippy --workspace --all-targets -- -D warnings
@@ -127,6 +179,9 @@ step build-emulator "Emulator binary (cargo build -p geocache-emulator)" cargo b
 step wasm-browser "wasm-bindgen tests in headless Chromium against the emulator" wasm_browser_tests
 step conformance "Emulator conformance with @supabase/supabase-js (node --test)" \
   node --experimental-websocket --test tests/conformance/
-step e2e "End-to-end (Playwright, Chromium)" node_modules/.bin/playwright test --config tests/playwright.config.ts
+step postgres "Migration on PostgreSQL: roles, index, parity with the emulator (node --test)" postgres_tests
+step production-build "Production build: npm run build output, CSP, lazy wasm (node --test)" \
+  node --test --test-timeout=300000 tests/build/
+step e2e "End-to-end (Playwright, Chromium; dev server and production build)" node_modules/.bin/playwright test --config tests/playwright.config.ts
 
 printf '\n%sAll %d steps passed in %dm%02ds.%s\n' "$green" "$steps_run" "$((SECONDS / 60))" "$((SECONDS % 60))" "$reset"

@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import type { PageServer } from './e2e/fixtures.ts';
 
 // Debian's Chromium: browser downloads do not work on this kind of machine (toolchain.md §3). Without the
 // background-networking flags Chromium floods the closed network with refused connections.
@@ -13,7 +14,7 @@ const chromiumArgs = [
   '--disable-sync',
 ];
 
-export default defineConfig({
+export default defineConfig<object, { pageServer: PageServer }>({
   testDir: './e2e',
   outputDir: './test-results',
   // Each test starts its own emulator and Vite server; one worker keeps a 2-core machine responsive.
@@ -31,4 +32,10 @@ export default defineConfig({
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
   },
+  // Every spec runs against the Vite dev server and against the production build (`vite build` + `vite preview`,
+  // as `npm run build`/`npm run preview` make it); specs about one of them skip the other.
+  projects: [
+    { name: 'dev', use: { pageServer: 'dev' } },
+    { name: 'production', use: { pageServer: 'production' } },
+  ],
 });

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { emulatorBinary } from './repo.mjs';
 import { LOOPBACK } from './ports.mjs';
-import { exited, forEachLine, outputTail, stopProcess } from './processes.mjs';
+import { environmentWith, exited, forEachLine, outputTail, stopProcess } from './processes.mjs';
 
 /**
  * @typedef {object} RunningEmulator
@@ -61,13 +61,7 @@ export async function startEmulator({
   const args = ['--host', host, '--port', String(port), '--db', db];
   if (jwtSecret !== undefined) args.push('--jwt-secret', jwtSecret);
   args.push(...extraArgs);
-  /** @type {NodeJS.ProcessEnv} */
-  const childEnv = { ...process.env };
-  for (const [name, value] of Object.entries(env)) {
-    if (value === undefined) delete childEnv[name];
-    else childEnv[name] = value;
-  }
-  const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'], detached, env: childEnv });
+  const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'], detached, env: environmentWith(env) });
   onSpawn?.(child);
   const stop = () => stopProcess(child, { group: detached });
   const tail = outputTail();

@@ -42,15 +42,16 @@ function signalChild(child, signal, group) {
 }
 
 /**
- * Stops a child: SIGTERM, then SIGKILL if it is still running after `graceMs`.
+ * Stops a child: SIGTERM (or `signal`), then SIGKILL if it is still running after `graceMs`.
  * @param {ChildProcess} child
- * @param {{ graceMs?: number, group?: boolean }} [options] group: signal the process group (detached children)
+ * @param {{ graceMs?: number, group?: boolean, signal?: NodeJS.Signals }} [options] group: signal the process group
+ *   (detached children); signal: the polite one (PostgreSQL's fast shutdown is SIGINT)
  * @returns {Promise<ExitStatus>}
  */
-export async function stopProcess(child, { graceMs = 5000, group = false } = {}) {
+export async function stopProcess(child, { graceMs = 5000, group = false, signal = 'SIGTERM' } = {}) {
   const done = exited(child);
   if (!isRunning(child)) return done;
-  signalChild(child, 'SIGTERM', group);
+  signalChild(child, signal, group);
   /** @type {NodeJS.Timeout | undefined} */
   let timer;
   const killed = new Promise((resolve) => {
@@ -92,4 +93,19 @@ export function outputTail(limit = 40) {
       return lines.join('\n');
     },
   };
+}
+
+/**
+ * The inherited environment with `overrides` applied; an undefined value removes an inherited variable.
+ * @param {Record<string, string | undefined>} overrides
+ * @returns {NodeJS.ProcessEnv}
+ */
+export function environmentWith(overrides) {
+  /** @type {NodeJS.ProcessEnv} */
+  const env = { ...process.env };
+  for (const [name, value] of Object.entries(overrides)) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
+  return env;
 }

@@ -20,6 +20,21 @@ die() {
   exit 1
 }
 
+apt_updated=
+# apt-get install, as root or through sudo; `apt-get update` once, and only when something must be installed.
+apt_install() {
+  local sudo=()
+  if [[ $EUID -ne 0 ]]; then
+    have sudo || die "installing $* needs root: run this script as root or install sudo."
+    sudo=(sudo)
+  fi
+  if [[ -z "$apt_updated" ]]; then
+    "${sudo[@]}" apt-get update || die "apt-get update failed (see above); cannot install $*."
+    apt_updated=1
+  fi
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y "$@" || die "apt-get install $* failed (see above)."
+}
+
 # Whether the given rustup toolchain (default: the active one) has a wasm32 standard library.
 wasm_std_present() {
   local libdir

@@ -1,10 +1,10 @@
 // @ts-check
-// Starts the app's Vite dev server by its binary and waits until it answers HTTP.
+// The app's Vite, started by its binary: the dev server, a production build, and `vite preview` serving a build.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { appDir, viteBinary } from './repo.mjs';
 import { LOOPBACK } from './ports.mjs';
-import { exited, forEachLine, isRunning, outputTail, stopProcess } from './processes.mjs';
+import { environmentWith, exited, forEachLine, isRunning, outputTail, stopProcess } from './processes.mjs';
 
 /**
  * @typedef {object} RunningVite
@@ -25,23 +25,40 @@ import { exited, forEachLine, isRunning, outputTail, stopProcess } from './proce
  * @property {number} [startupTimeoutMs]
  */
 
-/**
- * @param {ViteOptions} options
- * @returns {Promise<RunningVite>}
- */
-export async function startVite({ port, host = LOOPBACK, env = {}, onOutput, detached = false, onSpawn, startupTimeoutMs = 60_000 }) {
+function requireVite() {
   if (!existsSync(viteBinary)) {
     throw new Error(`${viteBinary} does not exist: run \`npm ci\` (scripts/setup.sh does) first.`);
   }
-  /** @type {NodeJS.ProcessEnv} */
-  const childEnv = { ...process.env };
-  for (const [name, value] of Object.entries(env)) {
-    if (value === undefined) delete childEnv[name];
-    else childEnv[name] = value;
-  }
-  const child = spawn(viteBinary, ['--host', host, '--port', String(port), '--strictPort'], {
+}
+
+/**
+ * The dev server (the page's `VITE_*` configuration comes from `env`).
+ * @param {ViteOptions} options
+ * @returns {Promise<RunningVite>}
+ */
+export function startVite(options) {
+  return startServer([], options);
+}
+
+/**
+ * `vite preview`: serves a production build (see `buildApp`) as a static host would.
+ * @param {ViteOptions & { outDir: string }} options
+ * @returns {Promise<RunningVite>}
+ */
+export function startVitePreview({ outDir, ...options }) {
+  return startServer(['preview', '--outDir', outDir], options);
+}
+
+/**
+ * @param {string[]} command  the vite subcommand and its own arguments
+ * @param {ViteOptions} options
+ * @returns {Promise<RunningVite>}
+ */
+async function startServer(command, { port, host = LOOPBACK, env = {}, onOutput, detached = false, onSpawn, startupTimeoutMs = 60_000 }) {
+  requireVite();
+  const child = spawn(viteBinary, [...command, '--host', host, '--port', String(port), '--strictPort'], {
     cwd: appDir,
-    env: childEnv,
+    env: environmentWith(env),
     stdio: ['ignore', 'pipe', 'pipe'],
     detached,
   });
@@ -91,4 +108,49 @@ async function answers(url) {
   } catch {
     return false;
   }
+}
+
+/**
+ * @typedef {object} BuildOptions
+ * @property {string} outDir                                 emptied first
+ * @property {Record<string, string | undefined>} [env]      the page's `VITE_*` configuration
+ * @property {string[]} [extraArgs]                          more `vite build` flags (e.g. --manifest)
+ * @property {(line: string, stream: 'stdout' | 'stderr') => void} [onOutput]
+ * @property {(child: import('node:child_process').ChildProcess) => void} [onSpawn]
+ */
+
+/**
+ * `vite build` of the page into `outDir`; resolves to its output lines (stdout and stderr, in order), rejects
+ * with them when it fails.
+ * @param {BuildOptions} options
+ * @returns {Promise<string[]>}
+ */
+export async function buildApp({ outDir, env = {}, extraArgs = [], onOutput, onSpawn }) {
+  requireVite();
+  // NO_COLOR: plain text, so callers can read the build's messages.
+  const child = spawn(viteBinary, ['build', '--outDir', outDir, '--emptyOutDir', ...extraArgs], {
+    cwd: appDir,
+    env: environmentWith({ NO_COLOR: '1', ...env }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  onSpawn?.(child);
+  /** @type {string[]} */
+  const output = [];
+  const tail = outputTail();
+  for (const [stream, name] of /** @type {const} */ ([[child.stdout, 'stdout'], [child.stderr, 'stderr']])) {
+    forEachLine(stream, (line) => {
+      output.push(line);
+      tail.push(line);
+      onOutput?.(line, name);
+    });
+  }
+  // 'close' (not 'exit'): it comes after the output streams have ended, so every line has been read.
+  /** @type {Promise<import('./processes.mjs').ExitStatus>} */
+  const closed = new Promise((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
+  const spawnError = new Promise((resolve) => child.once('error', resolve));
+  const outcome = await Promise.race([closed, spawnError]);
+  if (outcome instanceof Error) throw outcome;
+  const { code, signal } = /** @type {import('./processes.mjs').ExitStatus} */ (outcome);
+  if (code !== 0) throw new Error(`vite build failed (code ${code}, signal ${signal}). Its last lines:\n${tail.text()}`);
+  return output;
 }

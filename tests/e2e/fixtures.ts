@@ -1,12 +1,20 @@
-// Playwright fixtures: every test gets its own in-memory emulator and a Vite dev server configured for it
-// (the same launchers `npm start` uses), plus a record of what the page logged, requested and popped up.
+// Playwright fixtures: every test gets its own in-memory emulator and a page server configured for it (the same
+// launchers `npm start` and `npm run preview` use), plus a record of what the page logged, requested, popped up and
+// what the Content-Security-Policy blocked. The page server is the Vite dev server (project "dev") or the production
+// build served by `vite preview` (project "production").
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { test as base, expect, type ConsoleMessage, type Page } from '@playwright/test';
 import { startEmulator, type RunningEmulator } from '../../scripts/lib/emulator.mjs';
 import { findFreePort } from '../../scripts/lib/ports.mjs';
-import { startVite, type RunningVite } from '../../scripts/lib/vite.mjs';
+import { buildApp, startVite, startVitePreview, type RunningVite } from '../../scripts/lib/vite.mjs';
+
+export type PageServer = 'dev' | 'production';
 
 export interface Stack {
   emulator: RunningEmulator;
+  /** The page server: Vite's dev server, or `vite preview` serving the production build. */
   vite: RunningVite;
 }
 
@@ -22,33 +30,97 @@ export interface PageRecord {
   requests: string[];
   dialogs: string[];
   pageErrors: Error[];
+  /** Every `securitypolicyviolation` the page saw, as "directive blocked uri". */
+  cspViolations: string[];
 }
+
+/** A page configuration variable a test leaves out on purpose. */
+export type PageConfigVariable = 'VITE_SUPABASE_URL' | 'VITE_SUPABASE_ANON_KEY';
 
 interface Fixtures {
-  /** VITE_LOGBOOK_OPEN for this test's page server. */
+  /** VITE_LOGBOOK_OPEN for this test's page. */
   logbookOpen: boolean;
+  /** Configuration left empty for this test's page (it must then report the client's own error). */
+  missingConfig: PageConfigVariable | null;
+  /** Set by the tests that provoke a CSP violation on purpose; any other violation fails the test. */
+  expectCspViolations: boolean;
   stack: Stack;
   record: PageRecord;
+  cspGuard: void;
 }
 
-export const test = base.extend<Fixtures>({
-  logbookOpen: [true, { option: true }],
+/** Production builds name the backend's URL, so in project "production" every test's emulator binds one port. */
+interface ProductionSite {
+  /** The port every test's emulator binds (the OS picked it once). */
+  backendPort(): Promise<number>;
+  /** A build for this configuration (cached: equal configurations share one build). */
+  build(env: Record<string, string>): Promise<string>;
+}
 
-  stack: async ({ logbookOpen }, use, testInfo) => {
+interface WorkerFixtures {
+  pageServer: PageServer;
+  productionSite: ProductionSite;
+}
+
+/** The page's build-time configuration for a test. */
+function pageEnv(emulator: { url: string; anonKey: string }, logbookOpen: boolean, missing: PageConfigVariable | null) {
+  const env: Record<string, string> = {
+    VITE_SUPABASE_URL: emulator.url,
+    VITE_SUPABASE_ANON_KEY: emulator.anonKey,
+    VITE_LOGBOOK_OPEN: String(logbookOpen),
+  };
+  if (missing !== null) env[missing] = '';
+  return env;
+}
+
+export const test = base.extend<Fixtures, WorkerFixtures>({
+  pageServer: ['dev', { option: true, scope: 'worker' }],
+  logbookOpen: [true, { option: true }],
+  missingConfig: [null, { option: true }],
+  expectCspViolations: [false, { option: true }],
+
+  productionSite: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern
+    async ({}, use) => {
+      const root = await mkdtemp(path.join(os.tmpdir(), 'geocache-e2e-builds-'));
+      let backendPort: Promise<number> | undefined;
+      const builds = new Map<string, Promise<string>>();
+      await use({
+        // A first emulator on a port the OS picks; every test's emulator then binds the same one.
+        backendPort: () =>
+          (backendPort ??= (async () => {
+            const probe = await startEmulator({ port: 0, db: ':memory:' });
+            await probe.stop();
+            return probe.port;
+          })()),
+        build: (env) => {
+          const key = JSON.stringify(env);
+          let build = builds.get(key);
+          if (build === undefined) {
+            const outDir = path.join(root, `build-${builds.size + 1}`);
+            build = buildApp({ outDir, env }).then(() => outDir);
+            builds.set(key, build);
+          }
+          return build;
+        },
+      });
+      await rm(root, { recursive: true, force: true });
+    },
+    { scope: 'worker' },
+  ],
+
+  stack: async ({ logbookOpen, missingConfig, pageServer, productionSite }, use, testInfo) => {
     const output: string[] = [];
     const log = (name: string) => (line: string) => output.push(`[${name}] ${line}`);
-    const emulator = await startEmulator({ port: 0, db: ':memory:', onOutput: log('emulator') });
+    const port = pageServer === 'production' ? await productionSite.backendPort() : 0;
+    const emulator = await startEmulator({ port, db: ':memory:', onOutput: log('emulator') });
     let vite: RunningVite | undefined;
     try {
-      vite = await startVite({
-        port: await findFreePort(),
-        env: {
-          VITE_SUPABASE_URL: emulator.url,
-          VITE_SUPABASE_ANON_KEY: emulator.anonKey,
-          VITE_LOGBOOK_OPEN: String(logbookOpen),
-        },
-        onOutput: log('vite'),
-      });
+      const env = pageEnv(emulator, logbookOpen, missingConfig);
+      vite =
+        pageServer === 'production'
+          ? await startVitePreview({ outDir: await productionSite.build(env), port: await findFreePort(), onOutput: log('preview') })
+          : await startVite({ port: await findFreePort(), env, onOutput: log('vite') });
       await use({ emulator, vite });
     } finally {
       await vite?.stop();
@@ -64,10 +136,9 @@ export const test = base.extend<Fixtures>({
   },
 
   // Automatic, so it records from the first navigation, including those in beforeEach hooks.
-  // Automatic, so it records from the first navigation, including those in beforeEach hooks.
   record: [
     async ({ page }, use) => {
-      const record: PageRecord = { consoleCalls: [], requests: [], dialogs: [], pageErrors: [] };
+      const record: PageRecord = { consoleCalls: [], requests: [], dialogs: [], pageErrors: [], cspViolations: [] };
       page.on('console', (message) => {
         // Chromium's own lines ("Failed to load resource", CORS refusals) have no arguments; console API calls do.
         if (message.args().length === 0) return;
@@ -79,7 +150,24 @@ export const test = base.extend<Fixtures>({
         void dialog.dismiss();
       });
       page.on('pageerror', (error) => record.pageErrors.push(error));
+      // Init scripts run before the page's own and are not subject to its policy.
+      await page.exposeFunction('__recordCspViolation', (violation: string) => record.cspViolations.push(violation));
+      await page.addInitScript(() => {
+        const report = (window as unknown as { __recordCspViolation: (violation: string) => Promise<void> }).__recordCspViolation;
+        document.addEventListener('securitypolicyviolation', (event) => {
+          void report(`${event.effectiveDirective} blocked ${event.blockedURI}`);
+        });
+      });
       await use(record);
+    },
+    { auto: true },
+  ],
+
+  // Every test, in both projects: the page works within its Content-Security-Policy (styles, wasm, the backend).
+  cspGuard: [
+    async ({ record, expectCspViolations }, use) => {
+      await use();
+      if (!expectCspViolations) expect(record.cspViolations, 'Content-Security-Policy violations').toEqual([]);
     },
     { auto: true },
   ],

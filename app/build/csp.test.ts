@@ -1,0 +1,38 @@
+// @vitest-environment node
+import { describe, expect, it } from 'vitest';
+import { contentSecurityPolicy } from './csp.ts';
+
+/** The policy as a map of directive name to its sources. */
+function directives(policy: string): Record<string, string[]> {
+  return Object.fromEntries(
+    policy.split(';').map((directive) => {
+      const [name = '', ...sources] = directive.trim().split(/\s+/);
+      return [name, sources];
+    }),
+  );
+}
+
+describe('contentSecurityPolicy', () => {
+  it('allows the page\'s own scripts, wasm compilation and connections to itself and the backend only', () => {
+    expect(directives(contentSecurityPolicy('https://abc.supabase.co'))).toEqual({
+      'default-src': ["'none'"],
+      'script-src': ["'self'", "'wasm-unsafe-eval'"],
+      'style-src': ["'self'"],
+      'img-src': ["'self'", 'data:'],
+      'font-src': ["'self'"],
+      'connect-src': ["'self'", 'https://abc.supabase.co'],
+      'object-src': ["'none'"],
+      'base-uri': ["'none'"],
+      'form-action': ["'none'"],
+    });
+  });
+
+  it('allows connections only to the page itself when no backend is configured', () => {
+    expect(directives(contentSecurityPolicy(null))['connect-src']).toEqual(["'self'"]);
+  });
+
+  it('never allows inline code or eval', () => {
+    const policy = contentSecurityPolicy('http://127.0.0.1:54321');
+    expect(policy).not.toMatch(/unsafe-inline|'unsafe-eval'|\*|https?:(?!\/\/127\.0\.0\.1:54321)/);
+  });
+});

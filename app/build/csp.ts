@@ -1,0 +1,23 @@
+/**
+ * The page's Content-Security-Policy, delivered as a `<meta http-equiv>` tag in the built index.html so that any
+ * static host serves it. Everything is denied unless listed:
+ * - scripts: only the page's own files, plus WebAssembly compilation ('wasm-unsafe-eval', which allows compiling
+ *   wasm and nothing else: no eval, no inline script);
+ * - connections: the page's origin (the wasm file is fetched) and the backend's origin;
+ * - styles, fonts and images: the page's own files (images also `data:`, for the empty favicon in index.html).
+ * `frame-ancestors` is not allowed in a meta tag; a host that can set headers may add it there.
+ */
+export function contentSecurityPolicy(backendOrigin: string | null): string {
+  const directives: [string, ...string[]][] = [
+    ['default-src', "'none'"],
+    ['script-src', "'self'", "'wasm-unsafe-eval'"],
+    ['style-src', "'self'"],
+    ['img-src', "'self'", 'data:'],
+    ['font-src', "'self'"],
+    ['connect-src', "'self'", ...(backendOrigin === null ? [] : [backendOrigin])],
+    ['object-src', "'none'"],
+    ['base-uri', "'none'"],
+    ['form-action', "'none'"],
+  ];
+  return directives.map((directive) => directive.join(' ')).join('; ');
+}

@@ -1,0 +1,52 @@
+import type { Plugin } from 'vite';
+import { clientConfigError } from './client-config.ts';
+import { contentSecurityPolicy } from './csp.ts';
+
+const CHARSET_META = /<meta\s+charset=[^>]*>/i;
+
+export interface ProductionPageOptions {
+  /** wasm-pack's output for the logbook client (the `geocache-client` alias target). */
+  clientPackageDir: string;
+}
+
+/**
+ * `vite build` only: injects the Content-Security-Policy meta tag (connections allowed to the configured backend's
+ * origin), and checks the build-time configuration with the page's own wasm client, printing the client's error
+ * as a warning when the logbook is open but could not connect (the page would log it as "Error fetching logs:").
+ */
+export function productionPage({ clientPackageDir }: ProductionPageOptions): Plugin {
+  let policy = '';
+  return {
+    name: 'geocache:production-page',
+    apply: 'build',
+    async configResolved(config) {
+      const env = config.env as Record<string, string | boolean | undefined>;
+      const text = (name: string) => (typeof env[name] === 'string' ? env[name] : '');
+      const supabaseUrl = text('VITE_SUPABASE_URL');
+      const logbookOpen = text('VITE_LOGBOOK_OPEN') === 'true';
+      const configError = await clientConfigError(clientPackageDir, supabaseUrl, text('VITE_SUPABASE_ANON_KEY'));
+      // The client accepted the URL, so it parses: connections go to its origin.
+      const backendOrigin = configError === null ? new URL(supabaseUrl).origin : null;
+      policy = contentSecurityPolicy(backendOrigin);
+
+      const { logger } = config;
+      if (configError !== null && logbookOpen) {
+        logger.warn(
+          `geocache: the logbook is open (VITE_LOGBOOK_OPEN=true) but its client rejects the configuration: ${configError}\n` +
+            'geocache: visitors will see an empty logbook and the console will show "Error fetching logs:" with this error. ' +
+            'Set VITE_SUPABASE_URL and VITE_SUPABASE_ANON_KEY (README: "Deploying to a hosted Supabase project").',
+        );
+      } else if (configError !== null) {
+        logger.info(`geocache: the logbook is closed (teaser only); before opening it, fix its configuration: ${configError}`);
+      }
+      logger.info(`geocache: logbook ${logbookOpen ? 'open' : 'closed (teaser)'}; backend ${backendOrigin ?? 'none'}`);
+      logger.info(`geocache: Content-Security-Policy: ${policy}`);
+    },
+    transformIndexHtml(html) {
+      // Right after <meta charset>, before every script, style and icon: a policy applies only to what follows it.
+      if (!CHARSET_META.test(html)) throw new Error('index.html has no <meta charset>; the Content-Security-Policy goes right after it.');
+      if (/["&<>]/.test(policy)) throw new Error(`the Content-Security-Policy cannot be written into an attribute as is: ${policy}`);
+      return html.replace(CHARSET_META, (charset) => `${charset}\n    <meta http-equiv="Content-Security-Policy" content="${policy}" />`);
+    },
+  };
+}

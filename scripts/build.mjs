@@ -1,0 +1,18 @@
+#!/usr/bin/env node
+// @ts-check
+// `npm run build`: set up the toolchain, build the wasm package, then the static page into app/dist (`vite build`;
+// extra arguments are passed on, e.g. `npm run build -- --outDir /tmp/site`). The page's configuration is read
+// at build time from VITE_SUPABASE_URL, VITE_SUPABASE_ANON_KEY and VITE_LOGBOOK_OPEN (or app/.env files).
+// Node built-ins only: node_modules may not exist yet.
+import { createLauncher } from './lib/launcher.mjs';
+import { appDir, viteBinary } from './lib/repo.mjs';
+
+const launcher = createLauncher('npm run build');
+
+launcher.run(async () => {
+  launcher.handleSignals();
+  await launcher.prepare({ emulator: false });
+  await launcher.step('building the page (vite build)', viteBinary, ['build', ...process.argv.slice(2)], { cwd: appDir });
+  if (launcher.shuttingDown) return;
+  console.log('npm run build: done. Upload the output folder (app/dist unless --outDir says otherwise) to any static host.');
+});

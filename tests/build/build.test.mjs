@@ -1,0 +1,183 @@
+// @ts-check
+// The production build: `npm run build` from its real entry point, and what it writes: hashed assets, a
+// Content-Security-Policy meta tag for the configured backend, the wasm client reachable only from the lazily
+// loaded logbook, and the client's own configuration errors printed as build warnings.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { environmentWith, exited, forEachLine } from '../../scripts/lib/processes.mjs';
+import { repoRoot } from '../../scripts/lib/repo.mjs';
+import { buildApp } from '../../scripts/lib/vite.mjs';
+
+const BACKEND = 'https://abcdefghijklmnopqrst.supabase.co';
+const ANON_KEY = 'eyJhbGciOiJIUzI1NiJ9.eyJyb2xlIjoiYW5vbiJ9.c2lnbmF0dXJl';
+const OPEN_WARNING = 'geocache: the logbook is open (VITE_LOGBOOK_OPEN=true) but its client rejects the configuration: ';
+
+/** @type {string} */
+let scratch;
+
+before(async () => {
+  scratch = await mkdtemp(path.join(os.tmpdir(), 'geocache-build-test-'));
+});
+
+after(async () => {
+  await rm(scratch, { recursive: true, force: true });
+});
+
+/**
+ * The policy of a built index.html as a map of directive to sources.
+ * @param {string} html
+ */
+function policyOf(html) {
+  const match = /<meta http-equiv="Content-Security-Policy" content="([^"]*)"/.exec(html);
+  assert.ok(match, 'index.html has a Content-Security-Policy meta tag');
+  return Object.fromEntries(
+    (match[1] ?? '').split(';').map((directive) => {
+      const [name = '', ...sources] = directive.trim().split(/\s+/);
+      return [name, sources];
+    }),
+  );
+}
+
+/**
+ * Runs `npm run build` (node scripts/build.mjs) with extra vite arguments; resolves to its exit code and output.
+ * @param {string[]} args
+ * @param {Record<string, string | undefined>} env
+ */
+async function npmRunBuild(args, env) {
+  const child = spawn(process.execPath, [path.join(repoRoot, 'scripts', 'build.mjs'), ...args], {
+    cwd: repoRoot,
+    env: environmentWith({ NO_COLOR: '1', ...env }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  /** @type {string[]} */
+  const output = [];
+  forEachLine(child.stdout, (line) => output.push(line));
+  forEachLine(child.stderr, (line) => output.push(line));
+  const { code } = await exited(child);
+  return { code, output };
+}
+
+describe('npm run build with a hosted project configured and the logbook open', () => {
+  /** @type {string} */
+  let outDir;
+  /** @type {string[]} */
+  let output;
+  /** @type {string} */
+  let html;
+  /** @type {Record<string, { file: string, imports?: string[], dynamicImports?: string[], css?: string[], assets?: string[], isEntry?: boolean }>} */
+  let manifest;
+
+  before(async () => {
+    outDir = path.join(scratch, 'site');
+    const result = await npmRunBuild(['--outDir', outDir, '--manifest'], {
+      VITE_SUPABASE_URL: `${BACKEND}/`,
+      VITE_SUPABASE_ANON_KEY: ANON_KEY,
+      VITE_LOGBOOK_OPEN: 'true',
+    });
+    output = result.output;
+    assert.equal(result.code, 0, output.join('\n'));
+    html = await readFile(path.join(outDir, 'index.html'), 'utf8');
+    manifest = JSON.parse(await readFile(path.join(outDir, '.vite', 'manifest.json'), 'utf8'));
+  });
+
+  test('it sets up, builds the wasm package, then the page, and warns about nothing', () => {
+    const steps = output.filter((line) => line.startsWith('npm run build: '));
+    assert.deepEqual(steps, [
+      'npm run build: checking the toolchain (scripts/setup.sh)',
+      'npm run build: building the wasm package',
+      'npm run build: building the page (vite build)',
+      'npm run build: done. Upload the output folder (app/dist unless --outDir says otherwise) to any static host.',
+    ]);
+    assert.deepEqual(output.filter((line) => line.startsWith(OPEN_WARNING)), []);
+    assert.ok(output.includes(`geocache: logbook open; backend ${BACKEND}`), output.join('\n'));
+  });
+
+  test('the Content-Security-Policy allows own scripts, wasm compilation and the backend origin only', () => {
+    assert.deepEqual(policyOf(html), {
+      'default-src': ["'none'"],
+      'script-src': ["'self'", "'wasm-unsafe-eval'"],
+      'style-src': ["'self'"],
+      'img-src': ["'self'", 'data:'],
+      'font-src': ["'self'"],
+      'connect-src': ["'self'", BACKEND],
+      'object-src': ["'none'"],
+      'base-uri': ["'none'"],
+      'form-action': ["'none'"],
+    });
+    // A policy covers only what follows it: it must come before every script, stylesheet and icon.
+    const policyAt = html.indexOf('http-equiv="Content-Security-Policy"');
+    for (const tag of ['<script', '<link']) {
+      assert.ok(html.indexOf(tag) > policyAt, `${tag} comes after the policy`);
+    }
+    assert.ok(html.indexOf('<meta charset') < policyAt, '<meta charset> stays first');
+  });
+
+  test('every asset has a content hash in its name', async () => {
+    const assets = await readdir(path.join(outDir, 'assets'));
+    assert.ok(assets.some((name) => name.endsWith('.wasm')), `the wasm client is an asset: ${assets.join(', ')}`);
+    for (const name of assets) assert.match(name, /^[\w.-]+-[\w-]{8}\.(js|css|wasm)$/, name);
+  });
+
+  test('the teaser (index.html and everything it loads up front) never references the wasm client', async () => {
+    assert.doesNotMatch(html, /\.wasm|geocache_client/);
+    const entry = manifest['index.html'];
+    assert.ok(entry?.isEntry, 'the manifest names index.html as the entry');
+    /** @type {Set<string>} every chunk loaded up front: the entry and its static imports, transitively */
+    const upFront = new Set();
+    const visit = (/** @type {string} */ key) => {
+      if (upFront.has(key)) return;
+      upFront.add(key);
+      for (const imported of manifest[key]?.imports ?? []) visit(imported);
+    };
+    visit('index.html');
+    for (const key of upFront) {
+      const chunk = manifest[key];
+      assert.ok(chunk);
+      for (const file of [chunk.file, ...(chunk.css ?? []), ...(chunk.assets ?? [])]) {
+        assert.doesNotMatch(file, /\.wasm$/, `${key} loads ${file} up front`);
+        const text = await readFile(path.join(outDir, file), 'utf8');
+        assert.doesNotMatch(text, /\.wasm\b|geocache_client/, `${file} (loaded up front) references the wasm client`);
+      }
+    }
+    // ...while the lazily imported logbook does.
+    const lazy = [...new Set(Object.values(manifest).flatMap((chunk) => chunk.dynamicImports ?? []))];
+    assert.ok(lazy.length > 0, 'the logbook is a dynamic import');
+    const lazyTexts = await Promise.all(lazy.map((key) => readFile(path.join(outDir, manifest[key]?.file ?? ''), 'utf8')));
+    assert.ok(lazyTexts.some((text) => /assets\/geocache_client_bg-[\w-]{8}\.wasm/.test(text)), 'the lazy logbook chunk loads the wasm');
+  });
+});
+
+describe('vite build reports the client\'s own configuration errors', () => {
+  /** @type {[string, Record<string, string>, string][]} */
+  const cases = [
+    ['no URL', { VITE_SUPABASE_URL: '', VITE_SUPABASE_ANON_KEY: ANON_KEY }, 'supabaseUrl is required.'],
+    ['no key', { VITE_SUPABASE_URL: BACKEND, VITE_SUPABASE_ANON_KEY: '' }, 'supabaseKey is required.'],
+    ['neither', { VITE_SUPABASE_URL: '', VITE_SUPABASE_ANON_KEY: '' }, 'supabaseUrl is required.'],
+    ['a URL that is not HTTP', { VITE_SUPABASE_URL: 'ftp://example.com', VITE_SUPABASE_ANON_KEY: ANON_KEY }, 'Invalid supabaseUrl: Must be a valid HTTP or HTTPS URL.'],
+  ];
+  for (const [title, config, message] of cases) {
+    test(`with the logbook open and ${title}: a warning with "${message}"; the page still builds, connecting nowhere`, async () => {
+      const outDir = path.join(scratch, `open-${title.replaceAll(/\W+/g, '-')}`);
+      const output = await buildApp({ outDir, env: { ...config, VITE_LOGBOOK_OPEN: 'true' } });
+      assert.deepEqual(output.filter((line) => line.startsWith(OPEN_WARNING)), [`${OPEN_WARNING}${message}`]);
+      const html = await readFile(path.join(outDir, 'index.html'), 'utf8');
+      assert.deepEqual(policyOf(html)['connect-src'], ["'self'"]);
+    });
+  }
+
+  test('with the logbook closed and nothing configured: no warning, only a note; the teaser builds', async () => {
+    const outDir = path.join(scratch, 'closed');
+    const output = await buildApp({ outDir, env: { VITE_SUPABASE_URL: undefined, VITE_SUPABASE_ANON_KEY: undefined, VITE_LOGBOOK_OPEN: undefined } });
+    assert.deepEqual(output.filter((line) => line.startsWith(OPEN_WARNING)), []);
+    assert.ok(
+      output.includes('geocache: the logbook is closed (teaser only); before opening it, fix its configuration: supabaseUrl is required.'),
+      output.join('\n'),
+    );
+    assert.ok(existsSync(path.join(outDir, 'index.html')));
+  });
+});

@@ -1,0 +1,185 @@
+// @ts-check
+// A real PostgreSQL set up like a Supabase project, for the migration's tests: Supabase's API roles, a
+// migration runner `postgres` that is not a superuser, PostgREST's login role `authenticator` (which switches to
+// the request's role with SET ROLE), and the project's migrations applied as `postgres`.
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import pg from 'pg';
+import { startPostgres } from '../../scripts/lib/postgres.mjs';
+import { repoRoot } from '../../scripts/lib/repo.mjs';
+
+export const MIGRATIONS_DIR = path.join(repoRoot, 'supabase', 'migrations');
+export const TABLE = 'public.geocache_logs';
+/** @typedef {'anon' | 'authenticated' | 'service_role'} ApiRole */
+/** @type {readonly ApiRole[]} */
+export const API_ROLES = ['anon', 'authenticated', 'service_role'];
+
+/**
+ * Supabase's roles, created only when absent (as supabase/postgres's initial schema creates them). The
+ * password is for the two login roles.
+ * @param {string} password
+ */
+function rolesSql(password) {
+  const literal = pg.escapeLiteral(password);
+  return `
+    do $roles$
+    begin
+      if not exists (select from pg_roles where rolname = 'anon') then
+        create role anon nologin noinherit;
+      end if;
+      if not exists (select from pg_roles where rolname = 'authenticated') then
+        create role authenticated nologin noinherit;
+      end if;
+      if not exists (select from pg_roles where rolname = 'service_role') then
+        create role service_role nologin noinherit bypassrls;
+      end if;
+      if not exists (select from pg_roles where rolname = 'authenticator') then
+        create role authenticator login noinherit;
+      end if;
+      -- The hosted project's migration runner: owns what migrations create, is not a superuser.
+      if not exists (select from pg_roles where rolname = 'postgres') then
+        create role postgres login createrole nosuperuser;
+      end if;
+    end
+    $roles$;
+    alter role authenticator password ${literal};
+    alter role postgres password ${literal};
+    grant anon, authenticated, service_role to authenticator;
+  `;
+}
+
+/**
+ * Per database: the schema grants Supabase makes, and optionally its default privileges, which hand every
+ * new table and sequence in `public` to the API roles (the migration must take back what it does not want).
+ * @param {boolean} supabaseDefaultPrivileges
+ */
+function databaseSql(supabaseDefaultPrivileges) {
+  const defaults = supabaseDefaultPrivileges
+    ? `
+      alter default privileges for role postgres in schema public grant all on tables to anon, authenticated, service_role;
+      alter default privileges for role postgres in schema public grant all on sequences to anon, authenticated, service_role;
+      alter default privileges for role postgres in schema public grant all on functions to anon, authenticated, service_role;`
+    : '';
+  return `
+    grant usage, create on schema public to postgres;
+    grant usage on schema public to anon, authenticated, service_role;
+    ${defaults}
+  `;
+}
+
+/**
+ * @typedef {object} SupabaseDatabases
+ * @property {import('../../scripts/lib/postgres.mjs').RunningPostgres} server
+ * @property {(user: 'supabase_admin' | 'postgres' | 'authenticator', database: string) => Promise<pg.Client>} connect
+ *   a connected client; closed by `stop()`
+ * @property {(name: string, options: { supabaseDefaultPrivileges: boolean }) => Promise<void>} createDatabase
+ *   a database prepared like a Supabase project's, without the migrations
+ * @property {(database: string) => Promise<void>} applyMigrations  every file in supabase/migrations, in order, as `postgres`
+ * @property {() => Promise<void>} stop
+ */
+
+/**
+ * Starts a throwaway cluster with Supabase's roles.
+ * @returns {Promise<SupabaseDatabases>}
+ */
+export async function startSupabasePostgres() {
+  const server = await startPostgres();
+  /** @type {pg.Client[]} */
+  const clients = [];
+  /** @type {SupabaseDatabases['connect']} */
+  const connect = async (user, database) => {
+    const client = new pg.Client({ host: server.host, port: server.port, user, password: server.password, database });
+    await client.connect();
+    clients.push(client);
+    return client;
+  };
+  const stop = async () => {
+    await Promise.allSettled(clients.map((client) => client.end()));
+    await server.stop();
+  };
+  try {
+    const admin = await connect('supabase_admin', 'postgres');
+    await admin.query(rolesSql(server.password));
+    return {
+      server,
+      connect,
+      createDatabase: async (name, { supabaseDefaultPrivileges }) => {
+        await admin.query(`create database ${pg.escapeIdentifier(name)}`);
+        const client = await connect('supabase_admin', name);
+        await client.query(databaseSql(supabaseDefaultPrivileges));
+      },
+      applyMigrations: async (database) => {
+        const owner = await connect('postgres', database);
+        for (const file of await migrationFiles()) {
+          try {
+            // No parameters: the simple query protocol runs a file's statements as one batch, as psql -f would.
+            await owner.query(await readFile(file, 'utf8'));
+          } catch (error) {
+            throw new Error(`${path.relative(repoRoot, file)} failed: ${/** @type {Error} */ (error).message}`, { cause: error });
+          }
+        }
+      },
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** The migration files in the order the Supabase CLI applies them (by their timestamp prefix). */
+export async function migrationFiles() {
+  const names = (await readdir(MIGRATIONS_DIR)).filter((name) => /^\d+_.+\.sql$/.test(name)).sort();
+  if (names.length === 0) throw new Error(`no <timestamp>_<name>.sql files in ${MIGRATIONS_DIR}`);
+  return names.map((name) => path.join(MIGRATIONS_DIR, name));
+}
+
+/**
+ * Runs `body` as `role` inside a transaction that is rolled back afterwards, as PostgREST runs a request
+ * (`SET LOCAL ROLE` on the authenticator's connection).
+ * @template T
+ * @param {pg.Client} authenticator
+ * @param {ApiRole} role
+ * @param {(client: pg.Client) => Promise<T>} body
+ * @returns {Promise<T>}
+ */
+export async function asRole(authenticator, role, body) {
+  await authenticator.query('begin');
+  try {
+    await authenticator.query(`set local role ${pg.escapeIdentifier(role)}`);
+    return await body(authenticator);
+  } finally {
+    await authenticator.query('rollback');
+  }
+}
+
+/**
+ * Runs one statement inside the current transaction; a failure is returned (the transaction stays usable).
+ * @param {pg.Client} client
+ * @param {string} sql
+ * @param {unknown[]} [values]
+ * @returns {Promise<{ rows: Record<string, unknown>[], rowCount: number | null, error: null } | { rows: null, rowCount: null, error: SqlError }>}
+ */
+export async function attempt(client, sql, values = []) {
+  await client.query('savepoint attempt');
+  try {
+    const result = await client.query(sql, values);
+    await client.query('release savepoint attempt');
+    return { rows: result.rows, rowCount: result.rowCount, error: null };
+  } catch (error) {
+    await client.query('rollback to savepoint attempt');
+    if (!(error instanceof pg.DatabaseError)) throw error;
+    return { rows: null, rowCount: null, error: sqlError(error) };
+  }
+}
+
+/** @typedef {{ code: string, message: string, details: string | null, hint: string | null }} SqlError */
+
+/**
+ * A PostgreSQL error in PostgREST's error-body shape (PostgREST passes these four fields through).
+ * @param {pg.DatabaseError} error
+ * @returns {SqlError}
+ */
+export function sqlError(error) {
+  return { code: error.code ?? '', message: error.message, details: error.detail ?? null, hint: error.hint ?? null };
+}
