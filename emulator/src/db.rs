@@ -8,6 +8,8 @@ use crate::auth::rate_limit::RateLimiter;
 use crate::auth::settings::AuthSettings;
 use crate::clock::Clock;
 use crate::error::ApiError;
+use crate::faults::FaultInjector;
+use crate::gateway::DEFAULT_MAX_BODY_BYTES;
 use crate::keys::Keys;
 use rusqlite::Connection;
 use std::path::{Path, PathBuf};
@@ -15,7 +17,7 @@ use std::sync::{Arc, Mutex};
 
 /// `id` is an always-increasing identity (AUTOINCREMENT never reuses ids, like a sequence);
 /// `created_at` holds microseconds since the Unix epoch, UTC, so ordering is by instant.
-const SCHEMA: &str = "
+pub(crate) const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS geocache_logs (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     created_at INTEGER NOT NULL,
@@ -151,6 +153,10 @@ pub struct AppState {
     pub auth: Arc<AuthSettings>,
     /// Shared by every clone, so the MFA rate limit holds across requests.
     pub limiter: Arc<RateLimiter>,
+    /// The gateway refuses request bodies larger than this (413).
+    pub max_body_bytes: usize,
+    /// The fault plan for tests; empty unless installed.
+    pub faults: Arc<FaultInjector>,
 }
 
 impl AppState {
@@ -162,6 +168,15 @@ impl AppState {
             clock: Clock::system(),
             auth: Arc::new(AuthSettings::default()),
             limiter: Arc::new(RateLimiter::default()),
+            max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+            faults: Arc::new(FaultInjector::default()),
+        }
+    }
+
+    pub fn with_max_body_bytes(self, max_body_bytes: usize) -> AppState {
+        AppState {
+            max_body_bytes,
+            ..self
         }
     }
 

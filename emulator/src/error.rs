@@ -2,8 +2,9 @@
 //!
 //! PostgREST errors carry PostgREST's JSON body `{"code","details","hint","message"}` (keys in
 //! that order, as Aeson encodes them), its status mapping and its `Proxy-Status` header. Errors
-//! raised by Supabase's API gateway before a request reaches PostgREST (API key checks) carry
-//! the gateway's `{"message"}` body. Auth errors carry GoTrue's bodies ([`crate::auth::error`]).
+//! raised by Supabase's API gateway before a request reaches PostgREST (API key checks, the body
+//! size limit) carry the gateway's `{"message"}` body, as do errors of the emulator's own
+//! endpoints. Auth errors carry GoTrue's bodies ([`crate::auth::error`]).
 //! Internal failures become a generic 500; their cause travels in a response extension so the
 //! logging middleware (`log_internal_errors`) can report it: `into_response` has no side effects.
 
@@ -27,9 +28,12 @@ pub enum ApiError {
     Auth(Box<AuthError>),
     /// An error Supabase's API gateway would answer.
     Gateway {
+        status: StatusCode,
         message: &'static str,
         hint: Option<&'static str>,
     },
+    /// An error of the emulator's own endpoints (`/emulator/v1`), in the gateway's body shape.
+    Emulator { status: StatusCode, message: String },
     /// A bug or an I/O failure in the emulator itself.
     Internal(String),
 }
@@ -42,6 +46,8 @@ pub struct PostgrestError {
     pub details: Option<String>,
     pub hint: Option<String>,
     pub www_authenticate: Option<String>,
+    /// The `Allow` header of a 405.
+    pub allow: Option<&'static str>,
 }
 
 #[derive(Serialize)]
@@ -53,10 +59,10 @@ struct PostgrestBody<'a> {
 }
 
 #[derive(Serialize)]
-struct GatewayBody {
-    message: &'static str,
+struct GatewayBody<'a> {
+    message: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
-    hint: Option<&'static str>,
+    hint: Option<&'a str>,
 }
 
 /// The cause of an internal error, for the logging middleware.
@@ -80,6 +86,7 @@ fn postgrest(status: StatusCode, code: &'static str, message: impl Into<String>)
         details: None,
         hint: None,
         www_authenticate: None,
+        allow: None,
     }
 }
 
@@ -108,7 +115,7 @@ impl ApiError {
         match self {
             ApiError::Postgrest(error) => &error.code,
             ApiError::Auth(error) => error.code,
-            ApiError::Gateway { .. } | ApiError::Internal(_) => "",
+            ApiError::Gateway { .. } | ApiError::Emulator { .. } | ApiError::Internal(_) => "",
         }
     }
 
@@ -120,6 +127,7 @@ impl ApiError {
 
     pub fn no_api_key() -> Self {
         ApiError::Gateway {
+            status: StatusCode::UNAUTHORIZED,
             message: "No API key found in request",
             hint: Some("No `apikey` request header or url param was found."),
         }
@@ -127,6 +135,7 @@ impl ApiError {
 
     pub fn invalid_api_key() -> Self {
         ApiError::Gateway {
+            status: StatusCode::UNAUTHORIZED,
             message: "Invalid API key",
             hint: Some("Double check your Supabase `anon` or `service_role` API key."),
         }
@@ -136,9 +145,44 @@ impl ApiError {
     /// service_role key.
     pub fn service_role_key_required() -> Self {
         ApiError::Gateway {
+            status: StatusCode::UNAUTHORIZED,
             message: "This endpoint requires the service_role key",
             hint: Some("Send the service_role key printed at start-up as the `apikey` header."),
         }
+    }
+
+    /// 413 from the gateway's request size limit (Kong's `request-size-limiting` answer).
+    pub fn payload_too_large() -> Self {
+        ApiError::Gateway {
+            status: StatusCode::PAYLOAD_TOO_LARGE,
+            message: "Request size limit exceeded",
+            hint: None,
+        }
+    }
+
+    /// 400 for a fault plan that does not parse or makes no sense.
+    pub fn invalid_fault_plan(problem: &str) -> Self {
+        ApiError::Emulator {
+            status: StatusCode::BAD_REQUEST,
+            message: format!("invalid fault plan: {problem}"),
+        }
+    }
+
+    /// A 5xx ordered by the fault plan, with PostgREST's body for it: PGRST001 (its answer while
+    /// the database connection is down) for 503, PostgreSQL's internal error otherwise.
+    pub fn injected(status: StatusCode) -> Self {
+        let error = if status == StatusCode::SERVICE_UNAVAILABLE {
+            postgrest(
+                status,
+                "PGRST001",
+                "Database client error. Retrying the connection.",
+            )
+        } else {
+            postgrest(status, "XX000", "internal error")
+        };
+        error
+            .details("injected by the emulator's fault plan")
+            .into()
     }
 
     // --- PostgREST request errors (PGRST1xx) -----------------------------------------------
@@ -218,13 +262,15 @@ impl ApiError {
         .into()
     }
 
+    /// PGRST117; `Allow` lists what the table endpoint answers.
     pub fn unsupported_method(method: &str) -> Self {
-        postgrest(
+        let mut error = postgrest(
             StatusCode::METHOD_NOT_ALLOWED,
             "PGRST117",
             format!("Unsupported HTTP method: {method}"),
-        )
-        .into()
+        );
+        error.allow = Some("OPTIONS,GET,HEAD,POST,PATCH,DELETE");
+        error.into()
     }
 
     pub fn invalid_preferences(preferences: &[String]) -> Self {
@@ -520,6 +566,9 @@ impl IntoResponse for ApiError {
                         headers.insert(header::WWW_AUTHENTICATE, value);
                     }
                 }
+                if let Some(allow) = error.allow {
+                    headers.insert(header::ALLOW, HeaderValue::from_static(allow));
+                }
                 response
             }
             ApiError::Auth(error) => {
@@ -527,9 +576,18 @@ impl IntoResponse for ApiError {
                 response.extensions_mut().insert(*error);
                 response
             }
-            ApiError::Gateway { message, hint } => {
-                json_response(StatusCode::UNAUTHORIZED, &GatewayBody { message, hint })
-            }
+            ApiError::Gateway {
+                status,
+                message,
+                hint,
+            } => json_response(status, &GatewayBody { message, hint }),
+            ApiError::Emulator { status, message } => json_response(
+                status,
+                &GatewayBody {
+                    message: &message,
+                    hint: None,
+                },
+            ),
             ApiError::Internal(cause) => {
                 let body = PostgrestBody {
                     code: "XX000",

@@ -196,19 +196,19 @@ impl Keys {
         check_time_claim(
             &claims,
             "exp",
-            |exp| now <= exp + ALLOWED_SKEW_SECONDS,
+            |exp| now <= exp.saturating_add(ALLOWED_SKEW_SECONDS),
             JwtError::Expired,
         )?;
         check_time_claim(
             &claims,
             "nbf",
-            |nbf| now >= nbf - ALLOWED_SKEW_SECONDS,
+            |nbf| now >= nbf.saturating_sub(ALLOWED_SKEW_SECONDS),
             JwtError::NotYetValid,
         )?;
         check_time_claim(
             &claims,
             "iat",
-            |iat| now >= iat - ALLOWED_SKEW_SECONDS,
+            |iat| now >= iat.saturating_sub(ALLOWED_SKEW_SECONDS),
             JwtError::IssuedInFuture,
         )?;
         match claims.get("aud") {
@@ -329,6 +329,19 @@ mod tests {
         assert_eq!(keys.verify(&expired, NOW), Err(JwtError::Expired));
         assert_eq!(keys.verify(&not_yet, NOW), Err(JwtError::NotYetValid));
         assert_eq!(keys.verify(&future_iat, NOW), Err(JwtError::IssuedInFuture));
+    }
+
+    #[test]
+    fn extreme_time_claims_saturate_instead_of_overflowing() {
+        // Found by fuzzing: `exp + skew` overflowed (a panic in debug builds, and in release a
+        // far-future token read as expired).
+        let keys = Keys::new(DEFAULT_JWT_SECRET);
+        let far_future = keys.sign(&json!({"role": "anon", "exp": 1e308, "iat": -1e308}));
+        assert!(keys.verify(&far_future, NOW).is_ok());
+        let far_past_nbf = keys.sign(&json!({"role": "anon", "nbf": i64::MIN}));
+        assert!(keys.verify(&far_past_nbf, NOW).is_ok());
+        let max_exp = keys.sign(&json!({"role": "anon", "exp": i64::MAX}));
+        assert!(keys.verify(&max_exp, NOW).is_ok());
     }
 
     #[test]

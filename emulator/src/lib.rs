@@ -8,6 +8,7 @@
 //!   the same key check.
 //! - `GET /emulator/v1/sms`: the SMS outbox for test harnesses, service_role key only
 //!   ([`outbox`]).
+//! - `/emulator/v1/faults`: the fault plan for tests, service_role key only ([`faults`]).
 
 pub mod auth;
 pub mod cli;
@@ -15,6 +16,8 @@ pub mod clock;
 mod cors;
 pub mod db;
 pub mod error;
+pub mod faults;
+pub mod fuzzing;
 pub mod gateway;
 mod health;
 pub mod keys;
@@ -25,9 +28,12 @@ pub mod timestamp;
 
 use crate::cli::config::Config;
 use crate::db::{AppState, OpenError};
+use crate::faults::connection::{ConnectionTap, FaultListener};
+use axum::extract::DefaultBodyLimit;
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use axum::{middleware, Json, Router};
+use std::future::Future;
 use std::io::Write;
 use std::net::{IpAddr, SocketAddr};
 use tokio::net::TcpListener;
@@ -38,10 +44,30 @@ pub fn app(state: AppState) -> Router {
         .merge(health::router())
         .merge(rest::router(state.clone()))
         .merge(auth::router(state.clone()))
-        .merge(outbox::router(state))
+        .merge(outbox::router(state.clone()))
+        .merge(faults::router(state.clone()))
         .fallback(no_route)
+        // The gateway enforces `--max-body-bytes`; axum's own 2 MB default would cut it short.
+        .layer(DefaultBodyLimit::disable())
         .layer(middleware::from_fn(error::log_internal_errors))
+        .layer(middleware::from_fn_with_state(
+            state,
+            faults::middleware::inject,
+        ))
         .layer(cors::layer())
+}
+
+/// Serves `app(state)` on `listener` until `shutdown` completes, through the listener that lets
+/// the fault plan drop connections.
+pub async fn run(
+    listener: TcpListener,
+    state: AppState,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let service = app(state).into_make_service_with_connect_info::<ConnectionTap>();
+    axum::serve(FaultListener::new(listener), service)
+        .with_graceful_shutdown(shutdown)
+        .await
 }
 
 /// What Supabase's gateway answers for a path no service owns.
@@ -78,11 +104,18 @@ pub async fn serve(config: Config) -> Result<(), ServeError> {
         .map_err(ServeError::Io)?;
     let address = listener.local_addr().map_err(ServeError::Io)?;
     // Tokens name the URL clients use, which is known once the port is.
-    let state = state.with_auth_settings(config.auth_settings(api_url(&config.host, address)));
-    let router = app(state.clone());
+    let state = state
+        .with_auth_settings(config.auth_settings(api_url(&config.host, address)))
+        .with_max_body_bytes(config.max_body_bytes);
+    if let Some(plan) = config.faults {
+        eprintln!(
+            "geocache-emulator: fault injection on, {} rule(s)",
+            plan.rules.len()
+        );
+        state.faults.install(plan);
+    }
     print_startup_lines(&state).map_err(ServeError::Io)?;
-    axum::serve(listener, router)
-        .with_graceful_shutdown(shutdown_signal())
+    run(listener, state, shutdown_signal())
         .await
         .map_err(ServeError::Io)
 }

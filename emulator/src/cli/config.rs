@@ -2,7 +2,10 @@
 
 use crate::auth::settings::AuthSettings;
 use crate::db::DbLocation;
+use crate::faults::plan::{self, FaultPlan};
+use crate::gateway::DEFAULT_MAX_BODY_BYTES;
 use crate::keys::DEFAULT_JWT_SECRET;
+use clap::builder::TypedValueParser;
 use clap::Parser;
 
 /// A local Supabase-compatible backend for the geocache logbook: the PostgREST subset for
@@ -11,8 +14,13 @@ use clap::Parser;
 /// key), stored in SQLite.
 ///
 /// After binding it prints `API URL: ...`, `anon key: ...` and `service_role key: ...`, one per
-/// line, and serves until SIGINT or SIGTERM. The auth tuning flags can also be set through the
+/// line, and serves until SIGINT or SIGTERM. The tuning flags can also be set through the
 /// environment variables named below (flags win).
+///
+/// For tests, faults can be injected into /rest/v1 and /auth/v1 (latency, 5xx answers, dropped
+/// connections, broken bodies, responses out of order) with --faults or, while running, through
+/// /emulator/v1/faults (GET reads the plan and its counters, POST installs one, DELETE clears
+/// it; service_role key as `apikey`).
 #[derive(Debug, Clone, Parser)]
 #[command(name = "geocache-emulator", version)]
 pub struct Config {
@@ -72,7 +80,50 @@ pub struct Config {
         value_parser = clap::value_parser!(u32).range(4..=31)
     )]
     pub password_hash_cost: u32,
+
+    /// Request bodies larger than this many bytes are refused with 413, as the API gateway does.
+    #[arg(
+        long,
+        env = "GEOCACHE_EMULATOR_MAX_BODY_BYTES",
+        default_value_t = DEFAULT_MAX_BODY_BYTES,
+        value_parser = clap::value_parser!(u64).range(1..=1 << 32).map(|bytes| bytes as usize)
+    )]
+    pub max_body_bytes: usize,
+
+    /// A fault plan to start with: JSON, or @FILE to read it from a file. The same document POST
+    /// /emulator/v1/faults takes.
+    #[arg(
+        long,
+        env = "GEOCACHE_EMULATOR_FAULTS",
+        value_name = "PLAN",
+        value_parser = plan::parse_argument,
+        long_help = FAULTS_HELP
+    )]
+    pub faults: Option<FaultPlan>,
 }
+
+const FAULTS_HELP: &str = "\
+A fault plan to start with: JSON, or @FILE to read it from a file. The same document
+POST /emulator/v1/faults takes:
+  {\"seed\": 7, \"rules\": [RULE, ...]}
+Each request to /rest/v1 or /auth/v1 is checked against every rule, in order. A RULE is
+  {\"methods\": [\"GET\"], \"paths\": [\"/rest/v1/geocache_logs\", \"/auth/v1/*\"],
+   \"every\": N, \"probability\": 0.25, \"limit\": N, \"apply\": true, \"fault\": FAULT}
+where every field but fault is optional: methods and paths (exact, or a prefix ending in *)
+default to any; every fires on the Nth, 2Nth, ... matching request; probability (seeded by
+seed, default 1) and limit (most firings) narrow it further; apply (status and
+drop_before_response only, default false) processes the request, committing a write, before
+the fault. Latency rules add up; of the other rules the first that fires applies. A FAULT is
+one of
+  {\"kind\": \"latency\", \"ms\": 200}  or  {\"kind\": \"latency\", \"ms\": [50, 250]}
+  {\"kind\": \"status\", \"status\": 503, \"body\": \"postgrest\" | \"plain\"}
+  {\"kind\": \"drop_before_response\"}   closes the connection without answering
+  {\"kind\": \"drop_mid_response\"}      sends the headers and half the body, then closes
+  {\"kind\": \"truncate_body\", \"keep_bytes\": 10}   (2xx; default half the body)
+  {\"kind\": \"non_json_body\", \"body\": \"<html>\", \"content_type\": \"text/html\"}   (2xx)
+  {\"kind\": \"out_of_order\", \"max_hold_ms\": 5000}   holds the response until a later
+      matching request has been answered
+/emulator/v1 and the health checks are never faulted.";
 
 impl Config {
     pub fn db_location(&self) -> DbLocation {
@@ -178,6 +229,40 @@ mod tests {
         assert_eq!(config.port, 0);
         assert_eq!(config.db_location(), DbLocation::Memory);
         assert_eq!(config.jwt_secret, "s");
+    }
+
+    #[test]
+    fn the_body_limit_and_the_fault_plan_come_from_flags() {
+        let defaults = Config::try_parse_from(["geocache-emulator"]).unwrap();
+        assert_eq!(defaults.max_body_bytes, 8 * 1024 * 1024);
+        assert_eq!(defaults.faults, None);
+        let config = Config::try_parse_from([
+            "geocache-emulator",
+            "--max-body-bytes",
+            "1024",
+            "--faults",
+            r#"{"seed":5,"rules":[{"methods":["post"],"fault":{"kind":"drop_before_response"}}]}"#,
+        ])
+        .unwrap();
+        assert_eq!(config.max_body_bytes, 1024);
+        let plan = config.faults.unwrap();
+        assert_eq!(
+            (plan.seed, plan.rules[0].methods.as_slice()),
+            (5, &["POST".to_owned()][..])
+        );
+        for (flag, value) in [
+            ("--max-body-bytes", "0"),
+            ("--faults", "{"),
+            (
+                "--faults",
+                r#"{"rules":[{"fault":{"kind":"status","status":200}}]}"#,
+            ),
+        ] {
+            assert!(
+                Config::try_parse_from(["geocache-emulator", flag, value]).is_err(),
+                "{flag} {value}"
+            );
+        }
     }
 
     #[test]

@@ -136,11 +136,13 @@ async fn insert(request: TableRequest) -> Result<Response, ApiError> {
         return Err(ApiError::insufficient_privilege(request.role.authed()));
     }
     let rows = payload.values(preferences.missing)?;
-    let now = request.state.clock.now_micros();
+    // "Now" is read under the database lock, so ids and default timestamps increase together
+    // however concurrent inserts interleave.
+    let clock = request.state.clock.clone();
     let inserted = request
         .state
         .db
-        .call(move |connection| store::insert(connection, &rows, now))
+        .call(move |connection| store::insert(connection, &rows, clock.now_micros()))
         .await?;
 
     let total = preferences.wants_count().then(|| count(&inserted));

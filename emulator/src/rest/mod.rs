@@ -3,12 +3,12 @@
 mod handlers;
 mod media;
 mod payload;
-mod plan;
+pub(crate) mod plan;
 mod prefer;
 pub mod query;
 mod response;
 mod role;
-mod sql;
+pub(crate) mod sql;
 mod store;
 
 use crate::db::AppState;

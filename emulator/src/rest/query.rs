@@ -227,6 +227,9 @@ fn parse_range_number(what: &str, raw: &str) -> Result<i64, QueryError> {
 
 // --- select -------------------------------------------------------------------------------
 
+/// Deeper `select` embeddings are refused (PGRST127).
+const MAX_EMBEDDING_DEPTH: usize = 16;
+
 const AFTER_FIELD: &[&str] = &[
     "letter", "digit", "\"-\"", "\"!\"", "\"(\"", "\"->>\"", "\"->\"", "\"::\"", "\")\"", "\",\"",
 ];
@@ -234,28 +237,45 @@ const AFTER_FIELD: &[&str] = &[
 pub fn parse_select(raw: &str) -> Result<Vec<SelectItem>, QueryError> {
     let context = format!("failed to parse select parameter ({raw})");
     let mut cursor = Cursor::new(raw);
-    select_forest(&mut cursor, &context)
+    let items = select_forest(&mut cursor, &context, 0)?;
+    // PostgREST ignores input left after a complete list (`id) union select ...` selects `id`);
+    // the emulator refuses it so that nothing SQL-like is silently dropped.
+    if cursor.peek().is_some() {
+        return Err(cursor.fail_at_end_check(&context, &["\",\""]));
+    }
+    Ok(items)
 }
 
-/// `item (',' item)*`. Like PostgREST, input left after a complete list (e.g. a stray `)`) is
-/// ignored.
-fn select_forest(cursor: &mut Cursor, context: &str) -> Result<Vec<SelectItem>, QueryError> {
-    let mut items = vec![select_item(cursor, context)?];
+/// `item (',' item)*`, up to the `)` closing an embedding or the end. `depth` counts the
+/// embeddings around it.
+fn select_forest(
+    cursor: &mut Cursor,
+    context: &str,
+    depth: usize,
+) -> Result<Vec<SelectItem>, QueryError> {
+    // Each level recurses; without a bound a few kilobytes of `a(a(a(...` overflow the stack and
+    // abort the whole server (found by fuzzing). The emulator embeds nothing anyway.
+    if depth > MAX_EMBEDDING_DEPTH {
+        return Err(QueryError::NotImplemented(format!(
+            "embeddings nested more than {MAX_EMBEDDING_DEPTH} levels deep"
+        )));
+    }
+    let mut items = vec![select_item(cursor, context, depth)?];
     loop {
         cursor.skip_whitespace();
         if !cursor.eat(',') {
             return Ok(items);
         }
         cursor.skip_whitespace();
-        items.push(select_item(cursor, context)?);
+        items.push(select_item(cursor, context, depth)?);
     }
 }
 
-fn select_item(cursor: &mut Cursor, context: &str) -> Result<SelectItem, QueryError> {
+fn select_item(cursor: &mut Cursor, context: &str, depth: usize) -> Result<SelectItem, QueryError> {
     cursor.skip_whitespace();
     if cursor.eat_str("..") {
         let relation = field_name(cursor, context)?;
-        embed_tail(cursor, context)?;
+        embed_tail(cursor, context, depth)?;
         return Ok(SelectItem::Embed { relation });
     }
     if cursor.eat('*') {
@@ -271,7 +291,7 @@ fn select_item(cursor: &mut Cursor, context: &str) -> Result<SelectItem, QueryEr
         (None, first)
     };
     if matches!(cursor.peek(), Some('!' | '(')) {
-        embed_tail(cursor, context)?;
+        embed_tail(cursor, context, depth)?;
         return Ok(SelectItem::Embed { relation: name });
     }
     let mut json_path_or_cast = json_path(cursor, context)?;
@@ -289,14 +309,14 @@ fn select_item(cursor: &mut Cursor, context: &str) -> Result<SelectItem, QueryEr
 }
 
 /// `(!hint|!inner|!left)* '(' forest ')'` after a relation name.
-fn embed_tail(cursor: &mut Cursor, context: &str) -> Result<(), QueryError> {
+fn embed_tail(cursor: &mut Cursor, context: &str, depth: usize) -> Result<(), QueryError> {
     while cursor.eat('!') {
         field_name(cursor, context)?;
     }
     if !cursor.eat('(') {
         return Err(cursor.fail(context, &["\"!\"", "\"(\""]));
     }
-    select_forest(cursor, context)?;
+    select_forest(cursor, context, depth + 1)?;
     cursor.skip_whitespace();
     if !cursor.eat(')') {
         return Err(cursor.fail(context, &["\")\"", "\",\""]));
@@ -650,12 +670,8 @@ fn quoted_rest(cursor: &mut Cursor) -> Option<String> {
 /// `(->|->>)(key|index)*`; returns whether any path was present.
 fn json_path(cursor: &mut Cursor, context: &str) -> Result<bool, QueryError> {
     let mut present = false;
-    while cursor.rest().starts_with("->") {
-        cursor.position += if cursor.rest().starts_with("->>") {
-            3
-        } else {
-            2
-        };
+    while cursor.starts_with("->") {
+        cursor.position += if cursor.starts_with("->>") { 3 } else { 2 };
         let index_start = cursor.position;
         if cursor.peek() == Some('-') {
             cursor.bump();
@@ -666,7 +682,7 @@ fn json_path(cursor: &mut Cursor, context: &str) -> Result<bool, QueryError> {
         }
         let is_index = cursor.position > digits_start
             && (cursor.peek().is_none()
-                || cursor.rest().starts_with("->")
+                || cursor.starts_with("->")
                 || matches!(cursor.peek(), Some(':' | '.' | ',')));
         if !is_index {
             cursor.position = index_start;
@@ -712,8 +728,15 @@ impl Cursor {
         }
     }
 
+    /// Whether the input at the cursor starts with `wanted` (without copying the rest: the
+    /// parser asks this at every item, and copying made long lists quadratic).
+    fn starts_with(&self, wanted: &str) -> bool {
+        let mut rest = self.chars[self.position.min(self.chars.len())..].iter();
+        wanted.chars().all(|c| rest.next() == Some(&c))
+    }
+
     fn eat_str(&mut self, wanted: &str) -> bool {
-        if self.rest().starts_with(wanted) {
+        if self.starts_with(wanted) {
             self.position += wanted.chars().count();
             true
         } else {

@@ -120,6 +120,36 @@ fn select_errors_have_postgrest_positions() {
 }
 
 #[test]
+fn deeply_nested_embeddings_are_refused_not_recursed_into() {
+    let nested = |depth: usize| format!("{}id{}", "a(".repeat(depth), ")".repeat(depth));
+    assert!(parse_select(&nested(16)).is_ok());
+    assert!(matches!(
+        parse_select(&nested(17)),
+        Err(QueryError::NotImplemented(_))
+    ));
+    // Far deeper than any stack would take when recursed into.
+    assert!(parse_select(&nested(200_000)).is_err());
+}
+
+#[test]
+fn long_lists_parse_in_linear_time() {
+    // 200,000 items: quadratic work (copying the rest of the input per item) would take minutes.
+    let long = vec!["id->a"; 200_000].join(",");
+    let started = std::time::Instant::now();
+    assert_eq!(parse_select(&long).unwrap().len(), 200_000);
+    assert_eq!(parse_order(&long).unwrap().len(), 200_000);
+    assert!(started.elapsed() < std::time::Duration::from_secs(20));
+}
+
+#[test]
+fn text_after_a_complete_select_list_is_refused() {
+    let (message, details) = parse_error(parse_select("id) union select sql from sqlite_master"));
+    assert!(message.ends_with("(line 1, column 3)"), "{message}");
+    assert_eq!(details, "unexpected ')' expecting \",\" or end of input");
+    assert!(parse_select("id,owner(name)").is_ok());
+}
+
+#[test]
 fn select_quote_characters_never_escape_the_parser() {
     for hostile in ["name'--", "name\"", "\"name", "name)--", "name/*", "na'me"] {
         match parse_select(hostile) {

@@ -2,13 +2,18 @@
 
 mod auth;
 mod cors;
+mod faults;
+mod fuzz_entry_points;
 mod injection;
 mod insert;
 mod internal;
 mod keys;
+mod limits;
 mod mutate;
 mod persistence;
 mod read;
 mod routing;
 mod socket;
 mod support;
+#[path = "../wire/mod.rs"]
+mod wire;

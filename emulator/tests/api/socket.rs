@@ -168,6 +168,21 @@ fn help_documents_every_flag() {
         "--password-hash-cost",
         "GEOCACHE_EMULATOR_PASSWORD_HASH_COST",
         "/emulator/v1/sms",
+        "--max-body-bytes",
+        "GEOCACHE_EMULATOR_MAX_BODY_BYTES",
+        "8388608",
+        "--faults",
+        "GEOCACHE_EMULATOR_FAULTS",
+        "/emulator/v1/faults",
+        "drop_before_response",
+        "drop_mid_response",
+        "truncate_body",
+        "non_json_body",
+        "out_of_order",
+        "\"every\"",
+        "\"probability\"",
+        "\"apply\"",
+        "\"seed\"",
     ] {
         assert!(help.contains(flag), "{flag} missing from:\n{help}");
     }

@@ -1,6 +1,7 @@
 //! The auth server (`/auth/v1`) and the SMS outbox (`/emulator/v1/sms`), driven in-process on a
 //! manual clock.
 
+mod abuse;
 mod challenge;
 mod factors;
 mod logout;

@@ -1,0 +1,83 @@
+//! Fault injection for tests: added latency, 5xx answers, dropped connections, broken bodies and
+//! responses out of order, on chosen paths and methods, every Nth time or with a seeded
+//! probability ([`plan`]).
+//!
+//! | Route | |
+//! |---|---|
+//! | `GET /emulator/v1/faults` | the plan and, per rule, how many requests matched and fired |
+//! | `POST /emulator/v1/faults` | installs a plan (JSON body), resetting counters and seeds |
+//! | `DELETE /emulator/v1/faults` | removes every rule |
+//!
+//! The routes need the service_role key as `apikey`. The `--faults` flag installs a plan at
+//! start-up. Faults apply only to `/rest/v1` and `/auth/v1` ([`middleware`]); dropping
+//! connections needs the emulator's listener ([`connection`]), which [`crate::run`] uses.
+
+pub mod connection;
+pub mod injector;
+pub mod middleware;
+pub mod plan;
+
+use crate::db::AppState;
+use crate::error::ApiError;
+use crate::faults::injector::Report;
+use crate::faults::plan::FaultPlan;
+use crate::gateway::{self, ApiKeyRole};
+use crate::keys::Role;
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::routing::get;
+use axum::{middleware as axum_middleware, Extension, Json, Router};
+
+pub use injector::FaultInjector;
+
+pub const ROUTE: &str = "/emulator/v1/faults";
+
+pub fn router(state: AppState) -> Router {
+    Router::new()
+        .route(ROUTE, get(report).post(install).delete(clear))
+        .route_layer(axum_middleware::from_fn_with_state(
+            state.clone(),
+            gateway::require_api_key,
+        ))
+        .with_state(state)
+}
+
+fn require_service_role(role: Role) -> Result<(), ApiError> {
+    if role == Role::ServiceRole {
+        Ok(())
+    } else {
+        Err(ApiError::service_role_key_required())
+    }
+}
+
+async fn report(
+    State(state): State<AppState>,
+    Extension(ApiKeyRole(role)): Extension<ApiKeyRole>,
+) -> Result<Json<Report>, ApiError> {
+    require_service_role(role)?;
+    Ok(Json(state.faults.report()))
+}
+
+async fn install(
+    State(state): State<AppState>,
+    Extension(ApiKeyRole(role)): Extension<ApiKeyRole>,
+    body: Bytes,
+) -> Result<Json<Report>, ApiError> {
+    require_service_role(role)?;
+    let plan = serde_json::from_slice::<FaultPlan>(&body)
+        .map_err(|error| error.to_string())
+        .and_then(FaultPlan::validated)
+        .map_err(|problem| ApiError::invalid_fault_plan(&problem))?;
+    state.faults.install(plan);
+    Ok(Json(state.faults.report()))
+}
+
+async fn clear(
+    State(state): State<AppState>,
+    Extension(ApiKeyRole(role)): Extension<ApiKeyRole>,
+) -> Result<StatusCode, ApiError> {
+    require_service_role(role)?;
+    state.faults.clear();
+    Ok(StatusCode::NO_CONTENT)
+}
