@@ -2,7 +2,7 @@
 # Runs every cargo-fuzz target for SECONDS each (default 60): bash fuzz/run.sh [SECONDS]
 #
 # Works with the stable toolchain: cargo-fuzz passes nightly-only flags (-Zsanitizer=address),
-# which stable rustc accepts under RUSTC_BOOTSTRAP=1. Needs `cargo install cargo-fuzz --locked`.
+# which stable rustc accepts under RUSTC_BOOTSTRAP=1. Installs cargo-fuzz when it is missing.
 # New interesting inputs go to fuzz/corpus/<target> (not committed). A crash is copied into
 # fuzz/regressions/<target>/, which `cargo test -p geocache-emulator` replays
 # (emulator/tests/api/fuzz_entry_points.rs), and the script exits non-zero.
@@ -15,8 +15,8 @@ if ! [[ "$seconds" =~ ^[0-9]+$ ]] || [ "$seconds" -lt 1 ]; then
 fi
 cd "$(dirname "${BASH_SOURCE[0]}")"
 if ! cargo fuzz --version >/dev/null 2>&1; then
-  echo "cargo-fuzz is missing: cargo install cargo-fuzz --locked" >&2
-  exit 2
+  echo "installing: cargo-fuzz (cargo install cargo-fuzz --locked, about a minute)"
+  cargo install cargo-fuzz --locked
 fi
 export RUSTC_BOOTSTRAP=1
 
