@@ -20,7 +20,7 @@ const wasmOnlyInApi = {
   message: 'Only src/features/logbook/api may import the wasm client; use its fetchers and hooks.',
 };
 const noWasmPkgPath = {
-  regex: '(^|/)wasm/pkg(/|$)',
+  regex: '(^|/)wasm/pkg(-logbook)?(/|$)',
   message: 'Import the wasm package as "geocache-client" (from features/logbook/api only), not by path.',
 };
 const noUpwardIntoApp = {
@@ -100,6 +100,7 @@ module.exports = defineConfig(
     '**/dist/',
     '**/target/',
     'wasm/pkg/',
+    'wasm/pkg-logbook/',
     '.data/',
     'tests/output/',
     'tests/test-results/',

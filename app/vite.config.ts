@@ -3,18 +3,20 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import wasm from 'vite-plugin-wasm';
+import { prerenderTeaser } from './build/prerender-teaser.ts';
 import { productionPage } from './build/production-page.ts';
 
 const fromHere = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const clientPackageDir = fromHere('../wasm/pkg');
 
 export default defineConfig({
-  plugins: [wasm(), react(), productionPage({ clientPackageDir })],
+  plugins: [wasm(), react(), prerenderTeaser(), productionPage({ clientPackageDir })],
   resolve: {
     alias: {
       '@': fromHere('./src'),
       // The wasm-pack output is consumed in place, not through npm linking (see the brief's contract).
-      'geocache-client': clientPackageDir,
+      // The page's build of the client: no auth, no benchmark export (see scripts/build-wasm.sh).
+      'geocache-client': fromHere('../wasm/pkg-logbook'),
     },
   },
   server: { host: '127.0.0.1' },

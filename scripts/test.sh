@@ -51,6 +51,8 @@ step() {
 clippy_wasm() (
   use_wasm_toolchain
   cargo clippy -p geocache-client --target "$WASM_TARGET" --all-targets -- -D warnings
+  # The page's build (scripts/build-wasm.sh: wasm/pkg-logbook) leaves out the auth client.
+  cargo clippy -p geocache-client --target "$WASM_TARGET" --no-default-features --all-targets -- -D warnings
 )
 
 # One emulator for the wasm-bindgen browser tests; stopped by the EXIT trap even when the tests fail.

@@ -1,7 +1,7 @@
 //! Client configuration from (url, key), validated and derived exactly as supabase-js 2.109 does
 //! (`validateSupabaseUrl` in src/lib/helpers.ts and the `SupabaseClient` constructor).
 
-use url::Url;
+use crate::project_url::ProjectUrl;
 
 /// Why `createClient(url, key)` refused its arguments. The messages are supabase-js's, verbatim,
 /// because callers compare them; the offending value is kept in the variant instead.
@@ -32,7 +32,7 @@ impl ConfigError {
 /// The validated project URL and key plus everything derived from them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClientConfig {
-    base_url: Url,
+    base_url: ProjectUrl,
     rest_url: String,
     auth_url: String,
     key: String,
@@ -47,22 +47,9 @@ impl ClientConfig {
         if supabase_key.is_empty() {
             return Err(ConfigError::KeyRequired);
         }
-        let join = |path: &str| {
-            base_url
-                .join(path)
-                .map(String::from)
-                .map_err(|_| ConfigError::UrlMalformed {
-                    url: supabase_url.to_owned(),
-                })
-        };
-        let rest_url = join("rest/v1")?;
-        let auth_url = join("auth/v1")?;
-        let first_label = base_url
-            .host_str()
-            .unwrap_or_default()
-            .split('.')
-            .next()
-            .unwrap_or_default();
+        let rest_url = base_url.join("rest/v1");
+        let auth_url = base_url.join("auth/v1");
+        let first_label = base_url.hostname().split('.').next().unwrap_or_default();
         let storage_key = format!("sb-{first_label}-auth-token");
         Ok(ClientConfig {
             base_url,
@@ -81,8 +68,8 @@ impl ClientConfig {
     }
 
     /// The project URL with a trailing slash, as `new URL(ensureTrailingSlash(url))` gives it.
-    pub fn base_url(&self) -> &str {
-        self.base_url.as_str()
+    pub fn base_url(&self) -> String {
+        self.base_url.href()
     }
 
     /// `new URL('rest/v1', base).href`, e.g. `https://x.supabase.co/rest/v1`.
@@ -116,7 +103,7 @@ pub fn client_info(name: &str, version: &str) -> String {
     format!("{name}/{version}; runtime=web")
 }
 
-fn validate_supabase_url(supabase_url: &str) -> Result<Url, ConfigError> {
+fn validate_supabase_url(supabase_url: &str) -> Result<ProjectUrl, ConfigError> {
     let trimmed = supabase_url.trim_matches(is_js_whitespace);
     if trimmed.is_empty() {
         return Err(ConfigError::UrlRequired);
@@ -131,7 +118,7 @@ fn validate_supabase_url(supabase_url: &str) -> Result<Url, ConfigError> {
     } else {
         format!("{trimmed}/")
     };
-    Url::parse(&with_slash).map_err(|_| ConfigError::UrlMalformed {
+    ProjectUrl::parse(&with_slash).ok_or_else(|| ConfigError::UrlMalformed {
         url: supabase_url.to_owned(),
     })
 }

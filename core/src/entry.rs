@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::json_shape::json_string;
 use crate::timestamp::Timestamp;
 
 /// One validated row of `geocache_logs`. Serialises to the JSON PostgREST sent (created_at verbatim).
@@ -24,10 +25,11 @@ pub struct NewEntry {
 impl NewEntry {
     /// The insert body `{"name":…,"message":…}`, fields in that order as `JSON.stringify` writes them.
     pub fn to_json(&self) -> String {
-        // `Display` of a JSON value is serde_json's serialiser without a `Result` to handle.
-        let name = serde_json::Value::from(self.name.as_str());
-        let message = serde_json::Value::from(self.message.as_str());
-        format!("{{\"name\":{name},\"message\":{message}}}")
+        format!(
+            "{{\"name\":{},\"message\":{}}}",
+            json_string(&self.name),
+            json_string(&self.message)
+        )
     }
 }
 

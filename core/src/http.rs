@@ -59,8 +59,8 @@ pub enum Component {
 /// Percent-encodes `value` (as UTF-8, upper-case hex) for the given URL component.
 pub fn percent_encode(value: &str, component: Component) -> String {
     match component {
-        // The url crate's form serialiser is the WHATWG one URLSearchParams uses.
-        Component::Query => url::form_urlencoded::byte_serialize(value.as_bytes()).collect(),
+        // The WHATWG form serialiser, the one URLSearchParams uses.
+        Component::Query => form_urlencoded::byte_serialize(value.as_bytes()).collect(),
         Component::PathSegment => {
             let mut encoded = String::with_capacity(value.len());
             for byte in value.bytes() {

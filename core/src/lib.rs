@@ -2,22 +2,26 @@
 //!
 //! Everything here ends in plain values: a [`ClientConfig`] derived from (url, key) as supabase-js
 //! derives it, [`HttpRequest`]s built by the PostgREST builder in [`rest`], and typed outcomes
-//! ([`LogbookError`], validated [`Entry`] lists) classified from a status and a body text, and
+//! ([`LogbookError`], a validated [`EntryList`]) classified from a status and a body text, and
 //! the auth client's requests, sessions, errors and refresh timing in [`auth`]. The wasm crate
 //! performs the I/O; nothing in this crate touches the web.
 
 pub mod auth;
 pub mod config;
 pub mod entry;
+pub mod entry_list;
 pub mod http;
+pub mod json_shape;
 pub mod ordering;
 pub mod outcome;
+pub mod project_url;
 pub mod rest;
 pub mod schema;
 pub mod timestamp;
 
 pub use config::{ClientConfig, ConfigError};
 pub use entry::{Entry, NewEntry};
+pub use entry_list::{EntryList, EntryRef};
 pub use http::{HttpRequest, Method};
 pub use outcome::{LogbookError, NetworkFailure, RawResponse};
 pub use schema::SchemaError;

@@ -1,8 +1,11 @@
 //! Response classification, done once: every call's (status, body) or network failure becomes
 //! either a successful body or one [`LogbookError`].
 
-use serde_json::Value;
+use std::fmt;
 
+use serde::de::{Deserializer, MapAccess, SeqAccess, Visitor};
+
+use crate::json_shape::{other_shapes, read_fields, Shape, ShapeVisitor};
 use crate::schema::SchemaError;
 
 /// What came back from the server: the status, the headers `fetch` exposes, and the body text.
@@ -37,6 +40,21 @@ impl RawResponse {
             .find(|(key, _)| key.eq_ignore_ascii_case(name))
             .map(|(_, value)| value.as_str())
     }
+}
+
+/// A body's bytes as text, exactly as `Response.text()` decodes them: UTF-8, a leading byte order
+/// mark dropped, and each invalid sequence replaced by U+FFFD (the WHATWG decoder's maximal-subpart
+/// rule, which `from_utf8_lossy` follows too). Valid text is taken over without a copy, which
+/// matters for a 20 MB entry list.
+pub fn decode_body(bytes: Vec<u8>) -> String {
+    let mut text = match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(error) => String::from_utf8_lossy(error.as_bytes()).into_owned(),
+    };
+    if text.starts_with('\u{FEFF}') {
+        text.drain(..'\u{FEFF}'.len_utf8());
+    }
+    text
 }
 
 /// `fetch` itself failed (connection refused, DNS, CORS, aborted): no status at all.
@@ -143,25 +161,14 @@ pub fn expect_success(
         return Ok(response);
     }
     let status = response.status;
-    let json_object = match serde_json::from_str(&response.body) {
-        Ok(Value::Object(object)) => Some(object),
-        _ => None,
-    };
-    let text = |field: &str| {
-        json_object
-            .as_ref()
-            .and_then(|object| object.get(field))
-            .and_then(Value::as_str)
-            .map(str::to_owned)
-    };
-    let (code, message) = (text("code"), text("message"));
+    let [code, message, details, hint] = error_body_strings(&response.body);
     match (code, message) {
         (code @ Some(_), Some(message)) => Err(LogbookError::Api {
             status,
             code,
             message,
-            details: text("details"),
-            hint: text("hint"),
+            details,
+            hint,
         }),
         _ if is_server_status(status) => Err(LogbookError::Server {
             status,
@@ -171,8 +178,8 @@ pub fn expect_success(
             status,
             code: None,
             message,
-            details: text("details"),
-            hint: text("hint"),
+            details,
+            hint,
         }),
         // As postgrest-js does for a body it cannot parse: the text becomes the message.
         _ => Err(LogbookError::Api {
@@ -187,6 +194,42 @@ pub fn expect_success(
             hint: None,
         }),
     }
+}
+
+/// `code`, `message`, `details` and `hint` of a JSON object body, each only where it is a string;
+/// all `None` when the body is not a JSON object.
+fn error_body_strings(body: &str) -> [Option<String>; 4] {
+    struct ErrorBody;
+
+    impl<'de> Visitor<'de> for ErrorBody {
+        type Value = Option<[Option<Shape<'de>>; 4]>;
+
+        fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+            formatter.write_str("an error object")
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, fields: A) -> Result<Self::Value, A::Error> {
+            read_fields(fields, ["code", "message", "details", "hint"]).map(Some)
+        }
+
+        fn visit_seq<A: SeqAccess<'de>>(self, items: A) -> Result<Self::Value, A::Error> {
+            ShapeVisitor.visit_seq(items).map(|_| None)
+        }
+
+        other_shapes!(|_, _| None);
+    }
+
+    let mut deserializer = serde_json::Deserializer::from_str(body);
+    let fields = deserializer
+        .deserialize_any(ErrorBody)
+        .and_then(|fields| deserializer.end().map(|()| fields))
+        .ok()
+        .flatten()
+        .unwrap_or_default();
+    fields.map(|field| match field {
+        Some(Shape::String(text)) => Some(text.into_owned()),
+        _ => None,
+    })
 }
 
 #[cfg(test)]
@@ -213,6 +256,25 @@ mod tests {
             Some("2024-01-01")
         );
         assert_eq!(response.header("content-type"), None);
+    }
+
+    #[test]
+    fn bodies_decode_as_response_text_does() {
+        assert_eq!(decode_body(b"[]".to_vec()), "[]");
+        assert_eq!(decode_body("שלום 😀".as_bytes().to_vec()), "שלום 😀");
+        // One U+FFFD per maximal invalid subpart, as TextDecoder gives.
+        assert_eq!(decode_body(b"a\xffb".to_vec()), "a\u{FFFD}b");
+        assert_eq!(decode_body(b"x\xf0\x9f\x98".to_vec()), "x\u{FFFD}");
+        assert_eq!(decode_body(b"\xe2\x28\xa1".to_vec()), "\u{FFFD}(\u{FFFD}");
+        // Only one leading byte order mark is dropped; one elsewhere is text.
+        assert_eq!(decode_body(b"\xef\xbb\xbf[]".to_vec()), "[]");
+        assert_eq!(
+            decode_body(b"\xef\xbb\xbf\xef\xbb\xbf[]".to_vec()),
+            "\u{FEFF}[]"
+        );
+        assert_eq!(decode_body(b"[\xef\xbb\xbf]".to_vec()), "[\u{FEFF}]");
+        assert_eq!(decode_body(b"\xef\xbb\xbf\xff".to_vec()), "\u{FFFD}");
+        assert_eq!(decode_body(Vec::new()), "");
     }
 
     #[test]
@@ -307,6 +369,48 @@ mod tests {
         assert_eq!(error.to_string(), "http status 400");
         let error = respond(302, "").unwrap_err();
         assert_eq!((error.code(), error.status()), ("http_error", 302));
+    }
+
+    #[test]
+    fn error_fields_count_only_as_strings_of_a_json_object() {
+        let body =
+            r#"{"code":"x","code":"42501","message":"m","message":7,"details":["d"],"hint":"h"}"#;
+        let error = respond(400, body).unwrap_err();
+        // The last `code` wins; a non-string message is no message, so the body is the message.
+        assert_eq!(error.code(), "http_error");
+        assert_eq!(error.to_string(), body);
+        let error = respond(
+            400,
+            r#"{"code":"1","message":"m","details":null,"hint":"h"} x"#,
+        )
+        .unwrap_err();
+        assert_eq!(
+            (error.code(), error.details(), error.hint()),
+            ("http_error", None, None)
+        );
+        for body in [
+            "[\"code\",\"message\"]",
+            "\"message\"",
+            "1.5",
+            "null",
+            "{\"message\":\"m\"",
+        ] {
+            let error = respond(418, body).unwrap_err();
+            assert_eq!(
+                (error.code(), error.to_string()),
+                ("http_error", body.to_owned()),
+                "{body}"
+            );
+        }
+        let error = respond(
+            400,
+            r#"{"message":"m","code":"c","hint":"h","details":"d","x":{}}"#,
+        )
+        .unwrap_err();
+        assert_eq!(
+            (error.code(), error.details(), error.hint()),
+            ("c", Some("d"), Some("h"))
+        );
     }
 
     #[test]

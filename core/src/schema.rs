@@ -1,9 +1,14 @@
 //! Strict validation of the entry list PostgREST returns: the body text is parsed once, here.
 
-use serde_json::{Map, Value};
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::Deserialize;
 
 use crate::entry::Entry;
-use crate::timestamp::Timestamp;
+use crate::json_shape::{describe, other_shapes, read_fields, Shape, ShapeVisitor};
+use crate::timestamp::{parse_unix_nanos, Timestamp};
 
 /// Why a successful response body is not a list of entries.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -68,75 +73,258 @@ impl SchemaError {
 }
 
 /// Parses a JSON array of `{id: number, created_at: timestamp string, name: string, message:
-/// string}` objects. Extra fields are ignored; the first mismatch (by entry, then field) is reported.
+/// string}` objects, in the server's order. Extra fields are ignored; a key given twice counts
+/// with its last value; the first mismatch (by entry, then field) is reported, and a body that is
+/// not JSON at all is reported as such even when an earlier entry is already wrong.
 pub fn parse_entries(body: &str) -> Result<Vec<Entry>, SchemaError> {
-    let value: Value = serde_json::from_str(body).map_err(|error| SchemaError::InvalidJson {
-        reason: error.to_string(),
-    })?;
-    let Value::Array(items) = value else {
-        return Err(SchemaError::NotAnArray {
-            found: describe(Some(&value)),
+    let mut entries = Vec::new();
+    validate_entries(body, |entry| {
+        entries.push(Entry {
+            id: entry.id,
+            created_at: Timestamp::from_validated(entry.created_at.into_owned(), entry.instant),
+            name: entry.name.into_owned(),
+            message: entry.message.into_owned(),
         });
-    };
-    items
-        .iter()
-        .enumerate()
-        .map(|(index, item)| match item {
-            Value::Object(fields) => entry(index, fields),
-            other => Err(SchemaError::NotAnObject {
-                index,
-                found: describe(Some(other)),
-            }),
-        })
-        .collect()
+    })?;
+    Ok(entries)
 }
 
-fn entry(index: usize, fields: &Map<String, Value>) -> Result<Entry, SchemaError> {
-    let mismatch = |field: &'static str, expected: &'static str| SchemaError::Field {
-        index,
-        field,
-        expected,
-        found: describe(fields.get(field)),
-    };
-    let id = match fields.get("id") {
-        Some(Value::Number(number)) => number.as_f64(),
-        _ => None,
+/// One entry that passed validation; strings without escapes are borrowed from the body.
+#[derive(Debug)]
+pub(crate) struct ValidEntry<'a> {
+    pub id: f64,
+    /// The instant `created_at` denotes, in nanoseconds since the Unix epoch.
+    pub instant: i128,
+    pub created_at: Cow<'a, str>,
+    pub name: Cow<'a, str>,
+    pub message: Cow<'a, str>,
+}
+
+/// The validation behind [`parse_entries`], in one pass over the text: no JSON tree is built,
+/// strings without escapes are not copied, and each valid entry is handed to `each` as it is read
+/// (entries after the first mismatch are only checked for syntax). On an error, what `each` was
+/// given is to be thrown away.
+pub(crate) fn validate_entries<'a>(
+    body: &'a str,
+    each: impl FnMut(ValidEntry<'a>),
+) -> Result<(), SchemaError> {
+    let mut deserializer = serde_json::Deserializer::from_str(body);
+    deserializer
+        .deserialize_any(ListVisitor(each))
+        .and_then(|outcome| deserializer.end().map(|()| outcome))
+        .map_err(|error| SchemaError::InvalidJson {
+            reason: error.to_string(),
+        })?
+}
+
+/// The whole body: an array of entries, each handed to the closure, or a
+/// [`SchemaError::NotAnArray`].
+struct ListVisitor<F>(F);
+
+impl<'de, F: FnMut(ValidEntry<'de>)> Visitor<'de> for ListVisitor<F> {
+    type Value = Result<(), SchemaError>;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str("an array of entries")
     }
-    .ok_or_else(|| mismatch("id", "a number"))?;
-    let created_at = match fields.get("created_at") {
-        Some(Value::String(text)) => Timestamp::parse(text).ok(),
-        _ => None,
+
+    fn visit_seq<A: SeqAccess<'de>>(mut self, mut items: A) -> Result<Self::Value, A::Error> {
+        let mut mismatch = None;
+        let mut index = 0;
+        while let Some(entry) = items.next_element_seed(EntrySeed {
+            index,
+            // After the first mismatch the rest is only read through, to check the syntax.
+            skip: mismatch.is_some(),
+        })? {
+            match entry {
+                Some(Ok(entry)) => (self.0)(entry),
+                Some(Err(error)) => mismatch = Some(error),
+                None => {}
+            }
+            index += 1;
+        }
+        Ok(match mismatch {
+            Some(error) => Err(error),
+            None => Ok(()),
+        })
     }
-    .ok_or_else(|| mismatch("created_at", "a timestamp string"))?;
-    let string = |field: &'static str| match fields.get(field) {
-        Some(Value::String(text)) => Ok(text.clone()),
-        _ => Err(mismatch(field, "a string")),
-    };
-    Ok(Entry {
-        id,
-        created_at,
-        name: string("name")?,
-        message: string("message")?,
+
+    fn visit_map<A: MapAccess<'de>>(self, entries: A) -> Result<Self::Value, A::Error> {
+        ShapeVisitor.visit_map(entries).map(not_an_array)
+    }
+
+    other_shapes!(|_, shape| not_an_array(shape));
+}
+
+fn not_an_array<T>(shape: Shape<'_>) -> Result<T, SchemaError> {
+    Err(SchemaError::NotAnArray {
+        found: describe(Some(&shape)),
     })
 }
 
-/// Longest string shown in a message, in characters; longer ones are cut with an ellipsis.
-const SHOWN_STRING_CHARS: usize = 60;
+/// One item of the array: `None` when skipped, else the entry or why it is not one.
+struct EntrySeed {
+    index: usize,
+    skip: bool,
+}
 
-/// Names a JSON value for an error message: `number 5`, `string "x"`, `object`, `nothing`.
-fn describe(value: Option<&Value>) -> String {
-    match value {
-        None => "nothing".into(),
-        Some(Value::Null) => "null".into(),
-        Some(Value::Bool(flag)) => format!("boolean {flag}"),
-        Some(Value::Number(number)) => format!("number {number}"),
-        Some(Value::String(text)) if text.chars().count() > SHOWN_STRING_CHARS => {
-            let shown: String = text.chars().take(SHOWN_STRING_CHARS).collect();
-            format!("string {}…", Value::String(shown))
+type EntryOutcome<'de> = Option<Result<ValidEntry<'de>, SchemaError>>;
+
+impl<'de> DeserializeSeed<'de> for EntrySeed {
+    type Value = EntryOutcome<'de>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        if self.skip {
+            IgnoredAny::deserialize(deserializer)?;
+            return Ok(None);
         }
-        Some(string @ Value::String(_)) => format!("string {string}"),
-        Some(Value::Array(items)) => format!("array of {} items", items.len()),
-        Some(Value::Object(_)) => "object".into(),
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for EntrySeed {
+    type Value = EntryOutcome<'de>;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str("an entry")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, fields: A) -> Result<Self::Value, A::Error> {
+        let fields = read_fields(fields, ["id", "created_at", "name", "message"])?;
+        Ok(Some(entry(self.index, fields)))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, items: A) -> Result<Self::Value, A::Error> {
+        let shape = ShapeVisitor.visit_seq(items)?;
+        Ok(not_an_object(self, shape))
+    }
+
+    other_shapes!(not_an_object);
+}
+
+fn not_an_object<'de>(seed: EntrySeed, shape: Shape<'_>) -> EntryOutcome<'de> {
+    Some(Err(SchemaError::NotAnObject {
+        index: seed.index,
+        found: describe(Some(&shape)),
+    }))
+}
+
+/// Checks the fields in order: id, created_at, name, message.
+fn entry<'de>(
+    index: usize,
+    [id, created_at, name, message]: [Option<Shape<'de>>; 4],
+) -> Result<ValidEntry<'de>, SchemaError> {
+    let mismatch = |field: &'static str, expected: &'static str, found: &Option<Shape<'_>>| {
+        SchemaError::Field {
+            index,
+            field,
+            expected,
+            found: describe(found.as_ref()),
+        }
+    };
+    let id = match id.as_ref().and_then(Shape::as_f64) {
+        Some(number) => number,
+        None => return Err(mismatch("id", "a number", &id)),
+    };
+    let (created_at, instant) = match created_at {
+        Some(Shape::String(text)) => match parse_unix_nanos(&text) {
+            Ok(instant) => (text, instant),
+            Err(_) => {
+                let found = Some(Shape::String(text));
+                return Err(mismatch("created_at", "a timestamp string", &found));
+            }
+        },
+        other => return Err(mismatch("created_at", "a timestamp string", &other)),
+    };
+    let string = |field: &'static str, value: Option<Shape<'de>>| match value {
+        Some(Shape::String(text)) => Ok(text),
+        other => Err(mismatch(field, "a string", &other)),
+    };
+    Ok(ValidEntry {
+        id,
+        instant,
+        created_at,
+        name: string("name", name)?,
+        message: string("message", message)?,
+    })
+}
+
+/// The validation as it was first written, over a `serde_json::Value` tree: the tests hold the
+/// one-pass parser to exactly its answers, errors included.
+#[cfg(test)]
+pub(crate) mod reference {
+    use serde_json::{Map, Value};
+
+    use super::SchemaError;
+    use crate::entry::Entry;
+    use crate::timestamp::Timestamp;
+
+    pub fn parse_entries(body: &str) -> Result<Vec<Entry>, SchemaError> {
+        let value: Value =
+            serde_json::from_str(body).map_err(|error| SchemaError::InvalidJson {
+                reason: error.to_string(),
+            })?;
+        let Value::Array(items) = value else {
+            return Err(SchemaError::NotAnArray {
+                found: describe(Some(&value)),
+            });
+        };
+        items
+            .iter()
+            .enumerate()
+            .map(|(index, item)| match item {
+                Value::Object(fields) => entry(index, fields),
+                other => Err(SchemaError::NotAnObject {
+                    index,
+                    found: describe(Some(other)),
+                }),
+            })
+            .collect()
+    }
+
+    fn entry(index: usize, fields: &Map<String, Value>) -> Result<Entry, SchemaError> {
+        let mismatch = |field: &'static str, expected: &'static str| SchemaError::Field {
+            index,
+            field,
+            expected,
+            found: describe(fields.get(field)),
+        };
+        let id = match fields.get("id") {
+            Some(Value::Number(number)) => number.as_f64(),
+            _ => None,
+        }
+        .ok_or_else(|| mismatch("id", "a number"))?;
+        let created_at = match fields.get("created_at") {
+            Some(Value::String(text)) => Timestamp::parse(text).ok(),
+            _ => None,
+        }
+        .ok_or_else(|| mismatch("created_at", "a timestamp string"))?;
+        let string = |field: &'static str| match fields.get(field) {
+            Some(Value::String(text)) => Ok(text.clone()),
+            _ => Err(mismatch(field, "a string")),
+        };
+        Ok(Entry {
+            id,
+            created_at,
+            name: string("name")?,
+            message: string("message")?,
+        })
+    }
+
+    fn describe(value: Option<&Value>) -> String {
+        match value {
+            None => "nothing".into(),
+            Some(Value::Null) => "null".into(),
+            Some(Value::Bool(flag)) => format!("boolean {flag}"),
+            Some(Value::Number(number)) => format!("number {number}"),
+            Some(Value::String(text)) if text.chars().count() > 60 => {
+                let shown: String = text.chars().take(60).collect();
+                format!("string {}…", Value::String(shown))
+            }
+            Some(string @ Value::String(_)) => format!("string {string}"),
+            Some(Value::Array(items)) => format!("array of {} items", items.len()),
+            Some(Value::Object(_)) => "object".into(),
+        }
     }
 }
 
@@ -145,6 +333,7 @@ mod tests {
     use super::*;
     use crate::test_support::{entries, timestamp_text};
     use proptest::prelude::*;
+    use serde_json::Value;
 
     const VALID: &str =
         r#"{"id":1,"created_at":"2024-05-01T12:34:56.789+00:00","name":"n","message":"m"}"#;
@@ -194,6 +383,26 @@ mod tests {
             assert_eq!(error.code(), "schema_mismatch");
             assert_eq!(error.index(), Some(2));
             assert_eq!(error.field(), Some(field));
+        }
+    }
+
+    #[test]
+    fn integer_ids_become_the_double_js_gives() {
+        let body = |id: &str| {
+            format!(
+                r#"[{{"id":{id},"created_at":"2024-05-01T12:00:00Z","name":"n","message":"m"}}]"#
+            )
+        };
+        let cases = [
+            ("9007199254740993", 9007199254740992.0),
+            ("9223372036854775807", 9223372036854775807.0),
+            ("18446744073709551615", 18446744073709551615.0),
+            ("-9223372036854775808", -9223372036854775808.0),
+            ("12345678901234567", 12345678901234568.0),
+            ("0", 0.0),
+        ];
+        for (id, expected) in cases {
+            assert_eq!(parse_entries(&body(id)).unwrap()[0].id, expected, "{id}");
         }
     }
 
@@ -309,6 +518,23 @@ mod tests {
             prop_assert_eq!(error.index(), Some(index));
             prop_assert_eq!(error.field(), Some(field));
             prop_assert_eq!(error.code(), "schema_mismatch");
+        }
+
+        /// Random edits of valid bodies (and random text) get exactly the reference's answer.
+        #[test]
+        fn agrees_with_the_reference_on_any_text(body in prop_oneof![
+            "[\\[\\]{}\",:a-z0-9.\\\\ -]{0,40}",
+            entries(1..4).prop_flat_map(|entries| {
+                let body = serde_json::to_string(&entries).unwrap();
+                let len = body.len();
+                (Just(body), 0..len, "[\\[\\]{}\",:a-z0-9.\\\\ -]{0,3}", 0..3usize)
+            }).prop_map(|(body, at, insert, removed)| {
+                let at = (0..=at).rev().find(|&at| body.is_char_boundary(at)).unwrap_or(0);
+                let end = (at..=body.len()).find(|&end| end >= at + removed && body.is_char_boundary(end)).unwrap_or(body.len());
+                format!("{}{insert}{}", &body[..at], &body[end..])
+            }),
+        ]) {
+            prop_assert_eq!(parse_entries(&body), reference::parse_entries(&body), "{:?}", body);
         }
 
         #[test]

@@ -65,9 +65,11 @@ pub fn timestamp() -> impl Strategy<Value = Timestamp> {
 
 pub fn entry() -> impl Strategy<Value = Entry> {
     (
+        // Written back as serde_json writes an f64 (`123.0`, `1.5e-7`), these parse exactly without
+        // its float_roundtrip (see core/Cargo.toml); schema.rs tests big integer literals.
         prop_oneof![
-            any::<i64>().prop_map(|id| id as f64),
-            any::<f64>().prop_filter("finite", |id| id.is_finite())
+            any::<i32>().prop_map(f64::from),
+            any::<i32>().prop_map(|id| f64::from(id) / 4.0),
         ],
         timestamp(),
         any::<String>(),

@@ -4,6 +4,7 @@
 //! `name` (`AuthApiError`, `AuthRetryableFetchError`, …), `status`, `code` and `__isAuthError`, so
 //! supabase-js's `isAuthError` and friends recognise them.
 
+#[cfg(feature = "auth")]
 use geocache_core::auth::AuthError;
 use geocache_core::{ConfigError, LogbookError};
 use js_sys::Reflect;
@@ -16,6 +17,7 @@ pub enum ClientError {
     Config(#[from] ConfigError),
     #[error(transparent)]
     Logbook(#[from] LogbookError),
+    #[cfg(feature = "auth")]
     #[error(transparent)]
     Auth(#[from] AuthError),
     /// An argument of the wrong shape, e.g. `signLogbook({name: 1})`.
@@ -26,6 +28,7 @@ pub enum ClientError {
     Internal(String),
 }
 
+#[cfg(feature = "auth")]
 impl ClientError {
     pub fn argument(name: &'static str, error: serde_wasm_bindgen::Error) -> Self {
         ClientError::Argument {
@@ -40,6 +43,7 @@ impl ClientError {
 }
 
 /// The message of the JS `Error` serde-wasm-bindgen wraps, without its `Error: ` prefix.
+#[cfg(feature = "auth")]
 fn reason(error: serde_wasm_bindgen::Error) -> String {
     String::from(js_sys::Error::from(JsValue::from(error)).message())
 }
@@ -53,6 +57,7 @@ impl From<ClientError> for JsValue {
                 ("code", config.code().into()),
             ],
             ClientError::Logbook(logbook) => logbook_properties(logbook),
+            #[cfg(feature = "auth")]
             ClientError::Auth(auth) => auth_properties(auth),
             ClientError::Argument { .. } => vec![("code", "invalid_argument".into())],
             ClientError::Internal(_) => vec![
@@ -73,6 +78,7 @@ impl From<ClientError> for JsValue {
 }
 
 /// auth-js leaves `status` and `code` undefined where it has none; so does this.
+#[cfg(feature = "auth")]
 fn auth_properties(error: &AuthError) -> Vec<(&'static str, JsValue)> {
     let mut properties = vec![
         ("name", error.name().into()),

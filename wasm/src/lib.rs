@@ -1,19 +1,29 @@
 //! wasm-bindgen bindings for the geocache logbook client.
 //!
 //! A thin layer over `geocache-core`: [`client`] exports `createClient` and the `Client` class,
-//! [`auth`] its `client.auth` (sessions, auto-refresh, MFA), [`transport`] sends the core's plain
-//! requests with gloo-net, [`error`] turns every core error into a real JS `Error`, and [`js`]
-//! moves plain data across the boundary.
+//! [`entry_list`] the `EntryList` its `listEntries` resolves to (the entries stay in wasm memory
+//! and are read by index), [`auth`] its `client.auth` (sessions, auto-refresh, MFA), [`transport`]
+//! sends the core's plain requests with gloo-net, [`error`] turns every core error into a real JS
+//! `Error`, and [`js`] moves plain data across the boundary.
+//!
+//! Features: `auth` (`client.auth` and `createClient`'s options), `bench`
+//! (`parseEntriesForBenchmark`) and `console_error_panic_hook`, all in the default (npm) build; the
+//! logbook page is built without them (wasm/pkg-logbook), as it signs nobody in.
 
+#[cfg(feature = "auth")]
 pub mod auth;
 pub mod client;
+pub mod entry_list;
 pub mod error;
+#[cfg(feature = "auth")]
 pub mod js;
 pub mod transport;
 mod typescript;
 
+#[cfg(feature = "auth")]
 pub use auth::{Auth, Mfa, Subscription};
 pub use client::{create_client, Client};
+pub use entry_list::EntryList;
 pub use error::ClientError;
 
 /// Runs when the module is instantiated (not exported): Rust panics then reach `console.error`

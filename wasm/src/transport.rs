@@ -1,6 +1,7 @@
 //! Sends a core [`HttpRequest`] with the browser's `fetch` (through gloo-net) and hands back the
 //! status, the readable headers and the body text, or the reason `fetch` failed.
 
+use geocache_core::outcome::decode_body;
 use geocache_core::{HttpRequest, Method, NetworkFailure, RawResponse};
 use gloo_net::http::{Headers, RequestBuilder};
 
@@ -10,7 +11,9 @@ pub async fn send(request: &HttpRequest) -> Result<RawResponse, NetworkFailure> 
     // Cross-origin, fetch exposes only safelisted headers and those the server lists in
     // Access-Control-Expose-Headers (the auth server lists X-Supabase-Api-Version).
     let headers = response.headers().entries().collect();
-    let body = response.text().await.map_err(failure)?;
+    // The bytes, decoded here as `text()` would: a large list then crosses into wasm memory as
+    // one copy, without a round trip through a JS (UTF-16) string.
+    let body = decode_body(response.binary().await.map_err(failure)?);
     Ok(RawResponse {
         status,
         headers,

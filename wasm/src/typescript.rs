@@ -47,6 +47,7 @@ export interface InternalError extends Error {
 export type ClientError = ConfigError | LogbookError | ArgumentError | InternalError;
 "#;
 
+#[cfg(feature = "auth")]
 #[wasm_bindgen(typescript_custom_section)]
 const AUTH_TYPES: &'static str = r#"
 /** The third argument of `createClient`; other supabase-js options are accepted and ignored. */

@@ -2,7 +2,7 @@
 //! refresh, user, setSession, sign-out, events, persistence and the logbook's bearer.
 //!
 //! `EMULATOR_URL=… EMULATOR_ANON_KEY=… EMULATOR_SERVICE_ROLE_KEY=… WASM_BINDGEN_TEST_TIMEOUT=60 wasm-pack test --headless --chrome wasm`
-#![cfg(target_arch = "wasm32")]
+#![cfg(all(target_arch = "wasm32", feature = "auth"))]
 
 mod support;
 

@@ -6,7 +6,7 @@
 //! by moving the stored `expires_at` (what the client acts on), so the tests do not depend on the
 //! emulator's --jwt-expiry. `document.visibilityState` is overridden and `visibilitychange`
 //! dispatched by hand.
-#![cfg(target_arch = "wasm32")]
+#![cfg(all(target_arch = "wasm32", feature = "auth"))]
 
 mod support;
 

@@ -3,7 +3,7 @@
 //!
 //! The emulator must run with a short challenge lifetime (`--mfa-challenge-expiry 3`) for the
 //! expiry test; see `support::emulator`.
-#![cfg(target_arch = "wasm32")]
+#![cfg(all(target_arch = "wasm32", feature = "auth"))]
 
 mod support;
 

@@ -5,12 +5,13 @@
 #![cfg(target_arch = "wasm32")]
 
 use geocache_client::transport;
-use geocache_client::{create_client, Client, ClientError};
+use geocache_client::{create_client, Client, ClientError, EntryList};
 use geocache_core::outcome::expect_success;
 use geocache_core::rest::Postgrest;
 use geocache_core::{ClientConfig, LogbookError, SchemaError, Timestamp};
-use js_sys::{Array, Reflect};
-use wasm_bindgen::{JsCast, JsValue};
+use js_sys::Reflect;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -32,9 +33,18 @@ fn emulator() -> (&'static str, &'static str) {
     }
 }
 
+/// `createClient(url, key)` in either build (with the auth feature it takes an options argument).
+fn create(url: Option<&str>, key: Option<&str>) -> Result<Client, ClientError> {
+    let (url, key) = (url.map(Into::into), key.map(Into::into));
+    #[cfg(feature = "auth")]
+    return create_client(url, key, None);
+    #[cfg(not(feature = "auth"))]
+    return create_client(url, key);
+}
+
 fn client() -> Client {
     let (url, key) = emulator();
-    create_client(Some(url.into()), Some(key.into()), None).expect("emulator config is valid")
+    create(Some(url), Some(key)).expect("emulator config is valid")
 }
 
 fn get(value: &JsValue, key: &str) -> JsValue {
@@ -47,8 +57,9 @@ fn string(value: &JsValue, key: &str) -> String {
         .unwrap_or_else(|| panic!("{key} is not a string"))
 }
 
-fn entries(list: JsValue) -> Vec<JsValue> {
-    list.dyn_into::<Array>().expect("an array").to_vec()
+/// The list as `LogEntry` objects, through `toArray()`.
+fn entries(list: EntryList) -> Vec<JsValue> {
+    list.to_array().to_vec()
 }
 
 fn new_entry(name: &str, message: &str) -> JsValue {
@@ -202,7 +213,7 @@ async fn unknown_table_is_a_pgrst205_not_found() {
 #[wasm_bindgen_test]
 async fn a_wrong_key_is_refused_by_the_server() {
     let (url, _) = emulator();
-    let client = create_client(Some(url.into()), Some("not-a-jwt".into()), None).unwrap();
+    let client = create(Some(url), Some("not-a-jwt")).unwrap();
     let error = client.list_entries().await.expect_err("refused");
     let value = JsValue::from(error);
     assert!(value.is_instance_of::<js_sys::Error>());
@@ -213,7 +224,7 @@ async fn a_wrong_key_is_refused_by_the_server() {
 #[wasm_bindgen_test]
 async fn an_unreachable_server_is_a_retryable_network_error() {
     let (_, key) = emulator();
-    let client = create_client(Some(UNUSED_PORT_URL.into()), Some(key.into()), None).unwrap();
+    let client = create(Some(UNUSED_PORT_URL), Some(key)).unwrap();
     let error = client.list_entries().await.expect_err("no server");
     let value = js_error(error, "LogbookError", "network_error");
     assert_eq!(get(&value, "status").as_f64(), Some(0.0));
@@ -229,7 +240,7 @@ async fn an_unreachable_server_is_a_retryable_network_error() {
 #[wasm_bindgen_test]
 async fn a_malformed_entry_is_refused_before_any_request() {
     // The URL points nowhere: a request would be a network_error, not invalid_argument.
-    let client = create_client(Some(UNUSED_PORT_URL.into()), Some("key".into()), None).unwrap();
+    let client = create(Some(UNUSED_PORT_URL), Some("key")).unwrap();
     let without_message = new_entry("n", "m");
     Reflect::delete_property(
         without_message.unchecked_ref::<js_sys::Object>(),
@@ -283,7 +294,7 @@ fn create_client_errors_are_real_errors_with_supabase_js_messages() {
         ),
     ];
     for (url, key, code, message) in cases {
-        let error = create_client(url.map(Into::into), key.map(Into::into), None)
+        let error = create(url, key)
             .err()
             .unwrap_or_else(|| panic!("{url:?} {key:?} accepted"));
         let value = js_error(error, "ConfigError", code);
@@ -344,4 +355,161 @@ fn internal_errors_are_real_errors_too() {
         "internal_error",
     );
     assert_eq!(string(&value, "message"), "internal error: x");
+}
+
+#[wasm_bindgen_test]
+async fn entry_list_rows_are_read_by_index() {
+    let client = client();
+    let older = unique("older");
+    let newer = unique("newer");
+    let hostile = "<img src=x onerror=alert(1)>\n\u{202E}שלום 😀 \"q\" \\";
+    for (name, message) in [(&older, "first"), (&newer, hostile)] {
+        client
+            .sign_logbook(new_entry(name, message))
+            .await
+            .expect("signed");
+    }
+    let list = client.list_entries().await.expect("listed");
+    let length = list.length();
+    assert!(length >= 2);
+    for index in 0..length {
+        let position = index as f64;
+        let entry = JsValue::from(list.get(position).expect("in range"));
+        assert_eq!(list.id(position).ok(), get(&entry, "id").as_f64());
+        let text = |value: Result<js_sys::JsString, js_sys::RangeError>| {
+            String::from(value.expect("in range"))
+        };
+        assert_eq!(
+            text(list.created_at(position)),
+            string(&entry, "created_at")
+        );
+        assert_eq!(text(list.name(position)), string(&entry, "name"));
+        assert_eq!(text(list.message(position)), string(&entry, "message"));
+    }
+    let names: Vec<String> = (0..length)
+        .map(|index| String::from(list.name(index as f64).unwrap()))
+        .collect();
+    let position = |name: &str| names.iter().position(|shown| shown == name).unwrap();
+    assert!(position(&newer) < position(&older), "newest first");
+    assert_eq!(
+        String::from(list.message(position(&newer) as f64).unwrap()),
+        hostile
+    );
+
+    for bad in [length as f64, -1.0, 0.5, f64::NAN, f64::INFINITY] {
+        let error = list.name(bad).expect_err("out of range");
+        assert!(error.is_instance_of::<js_sys::RangeError>(), "{bad}");
+        assert!(list.id(bad).is_err() && list.get(bad).is_err(), "{bad}");
+    }
+    assert_eq!(list.to_array().length() as usize, length);
+    let ids = list.ids();
+    assert_eq!(ids.len(), length);
+    for (index, id) in ids.iter().enumerate() {
+        assert_eq!(list.id(index as f64).ok(), Some(*id));
+    }
+}
+
+#[wasm_bindgen_test]
+async fn the_newest_entries_are_the_head_of_the_list() {
+    let client = client();
+    for index in 0..3 {
+        client
+            .sign_logbook(new_entry(&unique(&format!("head-{index}")), "m"))
+            .await
+            .expect("signed");
+    }
+    let all = client.list_entries().await.expect("listed");
+    let newest = client.list_newest_entries(2).await.expect("listed");
+    assert_eq!(newest.length(), 2);
+    assert_eq!(&all.ids()[..2], &newest.ids()[..]);
+    assert_eq!(
+        client
+            .list_newest_entries(0)
+            .await
+            .expect("listed")
+            .length(),
+        0
+    );
+
+    let (_, key) = emulator();
+    let offline = create(Some(UNUSED_PORT_URL), Some(key)).unwrap();
+    let error = offline.list_newest_entries(2).await.expect_err("no server");
+    js_error(error, "LogbookError", "network_error");
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// The browser's own URL class: what supabase-js validates the project URL with.
+    #[wasm_bindgen(js_name = URL)]
+    type BrowserUrl;
+    #[wasm_bindgen(constructor, js_class = "URL", catch)]
+    fn new(url: &str) -> Result<BrowserUrl, JsValue>;
+    #[wasm_bindgen(method, getter)]
+    fn href(this: &BrowserUrl) -> String;
+}
+
+#[wasm_bindgen_test]
+fn project_urls_parse_as_the_browsers_url_does() {
+    let inputs = [
+        "http://example.com",
+        "HTTPS://EXAMPLE.com/A/b",
+        "http://h:80/",
+        "https://h:443",
+        "http://h:0443/",
+        "http://h:/",
+        "http://h:65535",
+        "http://h:65536",
+        "http://h:8o/",
+        "http://user:pa ss@h/",
+        "http://a@b@h/",
+        "http://a:b:c@h/",
+        "http://:@h/",
+        "http://u@/",
+        "http:\\\\h\\a\\b",
+        "http:////h//x",
+        "http://h/a/./b/../c/%2e%2E/d/",
+        "http://h/a b/é/\"q\"/`{}",
+        "http://h/p?q r'\"#f g`",
+        "http://h?x=1/",
+        "http://ex\tam\nple.c\rom/",
+        "http://EXA%4dPLE.com/",
+        "http://a%2Fb/",
+        "http://a<b/",
+        // Not "https://exa mple.com": Chromium takes it as host `exa%20mple.com`, against the
+        // standard; Node and the url crate refuse it, and so does the core.
+        "http://0x7f.1/",
+        "http://2130706433/",
+        "http://0177.0.0.1./",
+        "http://1.2.3/",
+        "http://256.0.0.1/",
+        "http://a.1/",
+        "http://09/",
+        "http://[::1]:54321/",
+        "http://[0:0:0:0:0:0:0:1]/",
+        "http://[1:0:0:2:0:0:0:3]/",
+        "http://[::FFFF:192.168.0.1]/",
+        "http://[1::2::3]/",
+        "http://[::1.2.3]/",
+        "http://[::1",
+        "http://a..b./",
+        "http://a/g|/..",
+    ];
+    for input in inputs {
+        let ours = geocache_core::project_url::ProjectUrl::parse(input).map(|url| url.href());
+        let browser = BrowserUrl::new(input).ok().map(|url| url.href());
+        assert_eq!(ours, browser, "{input:?}");
+    }
+}
+
+#[cfg(feature = "bench")]
+#[wasm_bindgen_test]
+fn the_benchmark_export_counts_valid_entries_and_throws_the_page_error() {
+    use geocache_client::entry_list::parse_entries_for_benchmark;
+    let body = br#"[{"id":1,"created_at":"2024-05-01T10:00:00+00:00","name":"a","message":"m"},
+                    {"id":2,"created_at":"2024-05-01T11:00:00+00:00","name":"b","message":"n"}]"#;
+    assert_eq!(parse_entries_for_benchmark(body.to_vec()).ok(), Some(2));
+    let bad = br#"[{"id":1,"created_at":5,"name":"a","message":"m"}]"#;
+    let error = parse_entries_for_benchmark(bad.to_vec()).expect_err("mismatch");
+    let value = js_error(error, "LogbookError", "schema_mismatch");
+    assert_eq!(string(&value, "field"), "created_at");
 }

@@ -1,6 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { getClient } from '@/features/logbook/api/client';
+import { fakeEntryList } from '@/features/logbook/api/fake-entry-list';
 import { App } from './App';
 
 const loaded = vi.hoisted(() => ({ logbook: false }));
@@ -16,8 +17,9 @@ vi.mock('@/features/logbook/api/client', () => ({ getClient: vi.fn() }));
 
 describe('App with the logbook open (LOGBOOK_OPEN=true)', () => {
   it('loads the logbook lazily and shows it instead of the teaser', async () => {
-    const listEntries = vi.fn(() => Promise.resolve([]));
-    vi.mocked(getClient).mockReturnValue({ listEntries } as unknown as ReturnType<typeof getClient>);
+    const listEntries = vi.fn(() => Promise.resolve(fakeEntryList([])));
+    const listNewestEntries = vi.fn(() => Promise.resolve(fakeEntryList([])));
+    vi.mocked(getClient).mockReturnValue({ listEntries, listNewestEntries } as unknown as ReturnType<typeof getClient>);
     expect(loaded.logbook).toBe(false);
 
     render(<App />);

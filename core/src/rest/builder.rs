@@ -97,6 +97,12 @@ impl Builder {
         self
     }
 
+    /// `limit=<count>`: at most `count` rows (postgrest-js's `.limit(count)`), replacing an earlier one.
+    pub fn limit(mut self, count: u64) -> Self {
+        self.set_query("limit", count.to_string());
+        self
+    }
+
     /// `POST` of a JSON body (an object or an array), serialised by the caller.
     pub fn insert(mut self, json_body: impl Into<String>) -> Self {
         self.method = Method::Post;
@@ -239,6 +245,21 @@ mod tests {
         assert_eq!(
             request.url,
             "https://x.supabase.co/rest/v1/t?select=*&order=created_at.desc%2Cid.asc"
+        );
+    }
+
+    #[test]
+    fn limit_follows_order_and_replaces_an_earlier_one() {
+        let request = postgrest()
+            .from("t")
+            .select("*")
+            .order("created_at", false)
+            .limit(50)
+            .limit(30)
+            .build();
+        assert_eq!(
+            request.url,
+            "https://x.supabase.co/rest/v1/t?select=*&order=created_at.desc&limit=30"
         );
     }
 

@@ -1,12 +1,11 @@
 //! The page's two calls on `geocache_logs`, as supabase-js makes them, and their outcomes.
 
 use crate::config::ClientConfig;
-use crate::entry::{Entry, NewEntry};
+use crate::entry::NewEntry;
+use crate::entry_list::EntryList;
 use crate::http::HttpRequest;
-use crate::ordering::sort_newest_first;
 use crate::outcome::{expect_success, LogbookError, NetworkFailure, RawResponse};
 use crate::rest::Postgrest;
-use crate::schema::parse_entries;
 
 pub const TABLE: &str = "geocache_logs";
 
@@ -16,6 +15,17 @@ pub fn list_entries_request(config: &ClientConfig, bearer: &str) -> HttpRequest 
         .from(TABLE)
         .select("*")
         .order("created_at", false)
+        .build()
+}
+
+/// `.from('geocache_logs').select('*').order('created_at', {ascending: false}).limit(count)`: the
+/// newest entries, a first screen to show while the whole list loads.
+pub fn newest_entries_request(config: &ClientConfig, bearer: &str, count: u64) -> HttpRequest {
+    Postgrest::new(config, bearer)
+        .from(TABLE)
+        .select("*")
+        .order("created_at", false)
+        .limit(count)
         .build()
 }
 
@@ -30,14 +40,10 @@ pub fn sign_logbook_request(config: &ClientConfig, bearer: &str, entry: &NewEntr
 /// The validated entries, newest first whatever order the server used.
 pub fn list_entries_outcome(
     response: Result<RawResponse, NetworkFailure>,
-) -> Result<Vec<Entry>, LogbookError> {
+) -> Result<EntryList, LogbookError> {
     let response = expect_success(response)?;
-    let mut entries = parse_entries(&response.body).map_err(|error| LogbookError::Body {
-        status: response.status,
-        error,
-    })?;
-    sort_newest_first(&mut entries);
-    Ok(entries)
+    let status = response.status;
+    EntryList::parse(response.body).map_err(|error| LogbookError::Body { status, error })
 }
 
 /// Success or the classified failure; the insert's body (empty with `return=minimal`) is not read.
@@ -86,6 +92,17 @@ mod tests {
     }
 
     #[test]
+    fn newest_entries_request_is_the_list_request_with_a_limit() {
+        let list = list_entries_request(&config(), KEY);
+        let newest = newest_entries_request(&config(), KEY, 30);
+        assert_eq!(newest.url, format!("{}&limit=30", list.url));
+        assert_eq!(
+            (newest.method, &newest.headers, &newest.body),
+            (list.method, &list.headers, &list.body)
+        );
+    }
+
+    #[test]
     fn sign_request_matches_supabase_js() {
         let entry = NewEntry {
             name: "Ann".into(),
@@ -121,6 +138,7 @@ mod tests {
         ]"#;
         let entries = list_entries_outcome(ok(200, body)).unwrap();
         let ids: Vec<f64> = entries.iter().map(|entry| entry.id).collect();
+        assert_eq!(entries.get(0).map(|entry| entry.name), Some("b"));
         assert_eq!(ids, [2.0, 3.0, 1.0]);
     }
 

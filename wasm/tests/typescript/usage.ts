@@ -1,6 +1,14 @@
 // Compile-time checks of the package's TypeScript surface: what npm users write must type-check,
 // and the misuses marked @ts-expect-error must not.
-import { createClient, type AuthError, type Factor, type Session, type User } from "geocache-client";
+import {
+  createClient,
+  parseEntriesForBenchmark,
+  type AuthError,
+  type Factor,
+  type LogEntry,
+  type Session,
+  type User,
+} from "geocache-client";
 
 export async function usage(): Promise<void> {
   const client = createClient("http://127.0.0.1:54321", "anon", { auth: { autoRefreshTickMs: 1000 } });
@@ -66,8 +74,17 @@ export async function usage(): Promise<void> {
   void signOutError?.code;
   await client.auth.dispose();
   const entries = await client.listEntries();
-  void entries[0]?.created_at;
+  const newest: LogEntry = entries.get(0);
+  const all: LogEntry[] = entries.toArray();
+  const count: number = entries.length;
+  const row: [number, string, string, string] = [entries.id(0), entries.createdAt(0), entries.name(0), entries.message(0)];
+  void [newest.created_at, all, count, row];
+  entries.free();
+  const parsed: number = parseEntriesForBenchmark(new TextEncoder().encode("[]"));
+  void parsed;
 
+  // @ts-expect-error the list is read by index, not indexed like an array
+  void entries[0];
   // @ts-expect-error webauthn factors are not supported by this client
   await mfa.enroll({ factorType: "webauthn" });
   // @ts-expect-error a phone factor needs its number

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { getClient } from './client';
-import { fetchLogEntries } from './list-entries';
+import { fakeEntryList } from './fake-entry-list';
+import { fetchLogEntries, fetchNewestEntries } from './list-entries';
 import { signLogbook } from './sign-logbook';
 
 vi.mock('./client', () => ({ getClient: vi.fn() }));
@@ -13,11 +14,19 @@ beforeEach(() => {
 
 describe('fetchers', () => {
   it('fetchLogEntries resolves to what the client returned', async () => {
-    const entries = [{ id: 1, created_at: '2024-01-01T00:00:00+00:00', name: 'Ann', message: 'Hi' }];
+    const entries = fakeEntryList([{ id: 1, created_at: '2024-01-01T00:00:00+00:00', name: 'Ann', message: 'Hi' }]);
     vi.mocked(getClient).mockReturnValue({ listEntries: () => Promise.resolve(entries) } as unknown as ReturnType<
       typeof getClient
     >);
     await expect(fetchLogEntries()).resolves.toBe(entries);
+  });
+
+  it('fetchNewestEntries asks for that many entries and resolves to what the client returned', async () => {
+    const entries = fakeEntryList([]);
+    const listNewestEntries = vi.fn(() => Promise.resolve(entries));
+    vi.mocked(getClient).mockReturnValue({ listNewestEntries } as unknown as ReturnType<typeof getClient>);
+    await expect(fetchNewestEntries(30)).resolves.toBe(entries);
+    expect(listNewestEntries).toHaveBeenCalledExactlyOnceWith(30);
   });
 
   it('signLogbook passes the entry through untouched', async () => {
@@ -33,8 +42,10 @@ describe('fetchers', () => {
       throw configError;
     });
     const listing = fetchLogEntries();
+    const newest = fetchNewestEntries(30);
     const signing = signLogbook({ name: 'Ann', message: 'Hi' });
     await expect(listing).rejects.toBe(configError);
+    await expect(newest).rejects.toBe(configError);
     await expect(signing).rejects.toBe(configError);
   });
 });

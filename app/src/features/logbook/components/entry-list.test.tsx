@@ -1,5 +1,6 @@
-import { render, screen, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { act, render, screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeEntryList } from '../api/fake-entry-list';
 import type { LogEntry } from '../api/list-entries';
 import { EntryList } from './entry-list';
 import './logbook.css';
@@ -35,7 +36,7 @@ describe('EntryList', () => {
       entry(3, 'Bo', 'TFTC', '2025-06-30T23:59:59.123456+00:00'),
       entry(9, 'Cy', 'Logged from the car park', '2023-02-14T12:00:00-05:00'),
     ];
-    render(<EntryList entries={entries} />);
+    render(<EntryList entries={fakeEntryList(entries)} />);
 
     expect(cards()).toHaveLength(3);
     cards().forEach((card, index) => {
@@ -51,7 +52,7 @@ describe('EntryList', () => {
 
   it('shows the time in the viewer’s zone, not UTC (the test runs in Pacific/Auckland)', () => {
     const createdAt = '2024-03-05T23:30:00+00:00';
-    render(<EntryList entries={[entry(1, 'Ann', 'Hi', createdAt)]} />);
+    render(<EntryList entries={fakeEntryList([entry(1, 'Ann', 'Hi', createdAt)])} />);
     const time = screen.getByTestId('log-entry').querySelector('time');
     expect(time?.textContent).toBe(localFormat.format(new Date(createdAt)));
     expect(time?.textContent).not.toBe(utcFormat.format(new Date(createdAt)));
@@ -61,8 +62,8 @@ describe('EntryList', () => {
   it('formats with one formatter made in advance, not one per card or render', () => {
     const constructed = vi.spyOn(Intl, 'DateTimeFormat');
     try {
-      const { rerender } = render(<EntryList entries={[entry(1, 'Ann', 'Hi'), entry(2, 'Bo', 'Yo')]} />);
-      rerender(<EntryList entries={[entry(3, 'Cy', 'Hey'), entry(1, 'Ann', 'Hi')]} />);
+      const { rerender } = render(<EntryList entries={fakeEntryList([entry(1, 'Ann', 'Hi'), entry(2, 'Bo', 'Yo')])} />);
+      rerender(<EntryList entries={fakeEntryList([entry(3, 'Cy', 'Hey'), entry(1, 'Ann', 'Hi')])} />);
       expect(cards()).toHaveLength(2);
       expect(constructed).not.toHaveBeenCalled();
     } finally {
@@ -71,12 +72,12 @@ describe('EntryList', () => {
   });
 
   it('shows a timestamp this browser cannot parse as sent instead of breaking the page', () => {
-    render(<EntryList entries={[entry(1, 'Ann', 'Hi', '2024-01-01T12:00:00-03')]} />);
+    render(<EntryList entries={fakeEntryList([entry(1, 'Ann', 'Hi', '2024-01-01T12:00:00-03')])} />);
     expect(screen.getByTestId('log-entry').querySelector('time')).toHaveTextContent('2024-01-01T12:00:00-03');
   });
 
   it('renders an empty list as no cards at all', () => {
-    render(<EntryList entries={[]} />);
+    render(<EntryList entries={fakeEntryList([])} />);
     expect(screen.getByRole('list')).toBeEmptyDOMElement();
   });
 
@@ -95,11 +96,11 @@ describe('EntryList', () => {
 
     it.each(hostile)('%s', (_label, text) => {
       const tags = (root: HTMLElement) => Array.from(root.querySelectorAll('*'), (element) => element.tagName);
-      const plain = render(<EntryList entries={[entry(1, 'plain', 'plain')]} />);
+      const plain = render(<EntryList entries={fakeEntryList([entry(1, 'plain', 'plain')])} />);
       const plainTags = tags(plain.container);
       plain.unmount();
 
-      const { container } = render(<EntryList entries={[entry(1, text, text)]} />);
+      const { container } = render(<EntryList entries={fakeEntryList([entry(1, text, text)])} />);
       const { name, message } = parts(screen.getByTestId('log-entry'));
 
       expect(name.textContent).toBe(text);
@@ -110,7 +111,7 @@ describe('EntryList', () => {
     });
 
     it('gives user text its own direction, so right-to-left names and messages render as written', () => {
-      render(<EntryList entries={[entry(1, 'שלום', 'مرحبا بالعالم')]} />);
+      render(<EntryList entries={fakeEntryList([entry(1, 'שלום', 'مرحبا بالعالم')])} />);
       const { name, message } = parts(screen.getByTestId('log-entry'));
       expect(name).toHaveAttribute('dir', 'auto');
       expect(message).toHaveAttribute('dir', 'auto');
@@ -118,7 +119,7 @@ describe('EntryList', () => {
     });
 
     it('keeps line breaks and wraps very long words (white-space: pre-wrap; overflow-wrap: anywhere)', () => {
-      render(<EntryList entries={[entry(1, huge, 'line one\nline two')]} />);
+      render(<EntryList entries={fakeEntryList([entry(1, huge, 'line one\nline two')])} />);
       const { name, message } = parts(screen.getByTestId('log-entry'));
       for (const element of [name, message]) {
         const style = getComputedStyle(element);
@@ -126,5 +127,84 @@ describe('EntryList', () => {
         expect(style.overflowWrap).toBe('anywhere');
       }
     });
+  });
+});
+
+describe('EntryList with many entries', () => {
+  const CARD_HEIGHT = 100;
+  const many = (count: number, first = 0) =>
+    Array.from({ length: count }, (_, index) => entry(first + index, `Finder ${first + index}`, `Message ${first + index}`));
+  const shownIds = () => cards().map((card) => Number(card.getAttribute('data-index')));
+
+  // jsdom has no layout: give every card a height, as a browser would, so the window holds a few,
+  // and a window.scrollTo (the list keeps the visible cards in place when cards above them resize).
+  beforeEach(() => {
+    vi.spyOn(HTMLElement.prototype, 'offsetHeight', 'get').mockImplementation(function (this: HTMLElement) {
+      return this instanceof HTMLLIElement ? CARD_HEIGHT : 0;
+    });
+    vi.spyOn(window, 'scrollTo').mockImplementation(() => undefined);
+    // The virtualiser ignores scroll positions past the document's end (overscroll).
+    vi.spyOn(document.documentElement, 'scrollHeight', 'get').mockReturnValue(1e9);
+    // The list starts at the top of the document, so its box moves up as the window scrolls down.
+    vi.spyOn(HTMLUListElement.prototype, 'getBoundingClientRect').mockImplementation(() =>
+      DOMRect.fromRect({ x: 0, y: -window.scrollY, width: 600, height: 0 }),
+    );
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+    Object.defineProperty(window, 'scrollY', { configurable: true, value: 0 });
+  });
+
+  it('puts only the cards in and near the window in the document, and keeps the list as tall as all of them', () => {
+    const entries = many(100_000);
+    const rows = fakeEntryList(entries);
+    const readName = vi.spyOn(rows, 'name');
+    render(<EntryList entries={rows} />);
+
+    expect(cards().length).toBeGreaterThan(5);
+    expect(cards().length).toBeLessThan(40);
+    expect(parts(cards()[0] ?? document.body).name).toHaveTextContent('Finder 0');
+    // Only the rendered rows were read from the list.
+    expect(readName.mock.calls.length).toBeLessThan(200);
+    const list = screen.getByRole('list');
+    const padding = parseFloat(list.style.paddingTop || '0') + parseFloat(list.style.paddingBottom || '0');
+    expect(padding).toBeGreaterThan(99_000 * CARD_HEIGHT);
+  });
+
+  it('renders the cards at the scroll position, down to the last entry', () => {
+    const entries = many(100_000);
+    render(<EntryList entries={fakeEntryList(entries)} />);
+    const list = screen.getByRole('list');
+    const listHeight = () =>
+      parseFloat(list.style.paddingTop || '0') + parseFloat(list.style.paddingBottom || '0') + cards().length * CARD_HEIGHT;
+    // To the bottom, twice: the second time past the cards measured on the way.
+    for (let step = 0; step < 2; step += 1) {
+      act(() => {
+        Object.defineProperty(window, 'scrollY', { configurable: true, value: listHeight() - window.innerHeight });
+        window.dispatchEvent(new Event('scroll'));
+      });
+    }
+    expect(window.scrollY).toBeGreaterThan(99_000 * CARD_HEIGHT);
+    expect(shownIds()).toContain(99_999);
+    expect(shownIds()).not.toContain(0);
+    const last = cards().find((card) => card.getAttribute('data-index') === '99999');
+    expect(parts(last ?? document.body).name).toHaveTextContent('Finder 99999');
+  });
+
+  it('after a reload with one new entry, renders only the new card and keeps the others in place', () => {
+    const before = many(1000, 1);
+    const { rerender } = render(<EntryList entries={fakeEntryList(before)} />);
+    const firstCard = cards()[0];
+    // `format` is a getter on the prototype: each formatted time reads it once.
+    const prototype = Intl.DateTimeFormat.prototype as unknown as { readonly format: unknown };
+    const format = vi.spyOn(prototype, 'format', 'get');
+
+    rerender(<EntryList entries={fakeEntryList([entry(0, 'New', 'Just signed'), ...before])} />);
+
+    expect(parts(cards()[0] ?? document.body).name).toHaveTextContent('New');
+    // The entry that was first is the same element, now second: moved, not rebuilt.
+    expect(cards()[1]).toBe(firstCard);
+    // One card's text was rendered again: the new one.
+    expect(format).toHaveBeenCalledTimes(1);
   });
 });

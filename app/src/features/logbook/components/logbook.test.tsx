@@ -4,24 +4,31 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { deferred } from '@/testing/deferred';
 import { expectConsoleErrors } from '@/testing/console';
 import { getClient } from '../api/client';
-import type { LogEntry } from '../api/list-entries';
+import { fakeEntryList, freeSpy } from '../api/fake-entry-list';
+import { FIRST_SCREEN, prefetchLogEntries, type EntryList, type LogEntry } from '../api/list-entries';
 import type { NewEntry } from '../api/sign-logbook';
 import { Logbook } from './logbook';
 
 vi.mock('../api/client', () => ({ getClient: vi.fn() }));
 
-const listEntries = vi.fn<() => Promise<LogEntry[]>>();
+const listEntries = vi.fn<() => Promise<EntryList>>();
+const listNewestEntries = vi.fn<(count: number) => Promise<EntryList>>();
 const signLogbook = vi.fn<(entry: NewEntry) => Promise<void>>();
 
 beforeEach(() => {
   listEntries.mockReset();
+  // Unless a test says otherwise, the first screen never arrives: the whole list decides what is shown.
+  listNewestEntries.mockReset().mockReturnValue(new Promise(() => undefined));
   signLogbook.mockReset();
   vi.mocked(getClient).mockReset();
-  vi.mocked(getClient).mockReturnValue({ listEntries, signLogbook } as unknown as ReturnType<typeof getClient>);
+  vi.mocked(getClient).mockReturnValue({ listEntries, listNewestEntries, signLogbook } as unknown as ReturnType<
+    typeof getClient
+  >);
 });
 
 const ann: LogEntry = { id: 1, created_at: '2024-05-01T10:00:00+00:00', name: 'Ann', message: 'First!' };
 const bo: LogEntry = { id: 2, created_at: '2024-05-02T10:00:00+00:00', name: 'Bo', message: 'TFTC' };
+const cy: LogEntry = { id: 3, created_at: '2024-05-03T10:00:00+00:00', name: 'Cy', message: 'Hi' };
 
 function logbookError(message: string) {
   return Object.assign(new Error(message), { name: 'LogbookError', code: 'network_error', status: 0, retryable: true });
@@ -42,7 +49,7 @@ function shownNames() {
 
 /** Renders the logbook and waits for its first load to finish. */
 async function renderLoaded(entries: LogEntry[] = []) {
-  listEntries.mockResolvedValueOnce(entries);
+  listEntries.mockResolvedValueOnce(fakeEntryList(entries));
   const view = render(<Logbook />);
   await waitFor(() => expect(screen.queryAllByTestId('log-entry')).toHaveLength(entries.length));
   await act(() => Promise.resolve());
@@ -121,8 +128,8 @@ describe('loading the list', () => {
   });
 
   it('does not let a slower, older response overwrite a newer one', async () => {
-    const firstLoad = deferred<LogEntry[]>();
-    listEntries.mockReturnValueOnce(firstLoad.promise).mockResolvedValueOnce([bo, ann]);
+    const firstLoad = deferred<EntryList>();
+    listEntries.mockReturnValueOnce(firstLoad.promise).mockResolvedValueOnce(fakeEntryList([bo, ann]));
     signLogbook.mockResolvedValueOnce(undefined);
     render(<Logbook />);
 
@@ -132,10 +139,190 @@ describe('loading the list', () => {
     await waitFor(() => expect(shownNames()).toEqual(['Bo', 'Ann']));
 
     await act(async () => {
-      firstLoad.resolve([ann]);
+      firstLoad.resolve(fakeEntryList([ann]));
       await firstLoad.promise;
     });
     expect(shownNames()).toEqual(['Bo', 'Ann']);
+  });
+
+  it('gives each list\'s wasm memory back once it is replaced or arrives too late, never the shown one', async () => {
+    const first = fakeEntryList([ann]);
+    const late = fakeEntryList([ann]);
+    const second = fakeEntryList([bo, ann]);
+    const lateLoad = deferred<EntryList>();
+    listEntries.mockResolvedValueOnce(first).mockReturnValueOnce(lateLoad.promise).mockResolvedValueOnce(second);
+    signLogbook.mockResolvedValue(undefined);
+    render(<Logbook />);
+    await waitFor(() => expect(shownNames()).toEqual(['Ann']));
+
+    // Two signs: the first reload is still in flight when the second one answers.
+    const user = await fillIn('Bo', 'TFTC');
+    await user.click(signButton());
+    await fillIn('Cy', 'Hi');
+    await user.click(signButton());
+    await waitFor(() => expect(shownNames()).toEqual(['Bo', 'Ann']));
+    expect(freeSpy(first)).toHaveBeenCalledTimes(1);
+
+    await act(async () => {
+      lateLoad.resolve(late);
+      await lateLoad.promise;
+    });
+    expect(freeSpy(late)).toHaveBeenCalledTimes(1);
+    expect(shownNames()).toEqual(['Bo', 'Ann']);
+    expect(freeSpy(second)).not.toHaveBeenCalled();
+  });
+
+  it('takes over a load started before it rendered, and loads afresh after that', async () => {
+    const early = deferred<EntryList>();
+    listEntries.mockReturnValueOnce(early.promise).mockResolvedValueOnce(fakeEntryList([bo, ann]));
+    signLogbook.mockResolvedValueOnce(undefined);
+    prefetchLogEntries();
+    expect(listEntries).toHaveBeenCalledTimes(1);
+
+    render(<Logbook />);
+    await act(async () => {
+      early.resolve(fakeEntryList([ann]));
+      await early.promise;
+    });
+    await waitFor(() => expect(shownNames()).toEqual(['Ann']));
+    expect(listEntries).toHaveBeenCalledTimes(1);
+
+    const user = await fillIn('Bo', 'TFTC');
+    await user.click(signButton());
+    await waitFor(() => expect(shownNames()).toEqual(['Bo', 'Ann']));
+    expect(listEntries).toHaveBeenCalledTimes(2);
+  });
+
+  it('reports a failed early load once the logbook renders, as "Error fetching logs:"', async () => {
+    const error = logbookError('refused');
+    listEntries.mockRejectedValueOnce(error);
+    prefetchLogEntries();
+    // The rejection waits for the logbook without counting as unhandled.
+    await new Promise((resolve) => setTimeout(resolve, 10));
+
+    render(<Logbook />);
+    await waitFor(() => expectConsoleErrors([['Error fetching logs:', error]]));
+    expect(screen.queryAllByTestId('log-entry')).toHaveLength(0);
+    expect(listEntries).toHaveBeenCalledTimes(1);
+  });
+
+  it('shows the newest entries first, then the whole list', async () => {
+    const firstScreen = fakeEntryList([bo]);
+    const all = deferred<EntryList>();
+    listNewestEntries.mockResolvedValueOnce(firstScreen);
+    listEntries.mockReturnValueOnce(all.promise);
+    render(<Logbook />);
+
+    await waitFor(() => expect(shownNames()).toEqual(['Bo']));
+    expect(listNewestEntries).toHaveBeenCalledExactlyOnceWith(FIRST_SCREEN);
+    await act(async () => {
+      all.resolve(fakeEntryList([bo, ann]));
+      await all.promise;
+    });
+    expect(shownNames()).toEqual(['Bo', 'Ann']);
+    expect(freeSpy(firstScreen)).toHaveBeenCalledTimes(1);
+  });
+
+  it('after a sign, puts the newest entries on top of the shown list until the whole list arrives', async () => {
+    const before = fakeEntryList([bo, ann]);
+    listEntries.mockResolvedValueOnce(before);
+    render(<Logbook />);
+    await waitFor(() => expect(shownNames()).toEqual(['Bo', 'Ann']));
+
+    const newest = fakeEntryList([cy, bo]);
+    const all = deferred<EntryList>();
+    listNewestEntries.mockResolvedValueOnce(newest);
+    listEntries.mockReturnValueOnce(all.promise);
+    signLogbook.mockResolvedValueOnce(undefined);
+    const user = await fillIn('Cy', 'Hi');
+    await user.click(signButton());
+    await waitFor(() => expect(shownNames()).toEqual(['Cy', 'Bo', 'Ann']));
+    expect(freeSpy(before)).not.toHaveBeenCalled();
+
+    const after = fakeEntryList([cy, bo, ann]);
+    await act(async () => {
+      all.resolve(after);
+      await all.promise;
+    });
+    expect(shownNames()).toEqual(['Cy', 'Bo', 'Ann']);
+    expect(freeSpy(before)).toHaveBeenCalledTimes(1);
+    expect(freeSpy(newest)).toHaveBeenCalledTimes(1);
+    expect(freeSpy(after)).not.toHaveBeenCalled();
+  });
+
+  it('after a sign, does not guess when the newest entries do not reach the shown list', async () => {
+    await renderLoaded([ann]);
+    const dee: LogEntry = { id: 4, created_at: '2024-05-04T10:00:00+00:00', name: 'Dee', message: 'Yo' };
+    const newest = fakeEntryList([dee, cy]);
+    const all = deferred<EntryList>();
+    listNewestEntries.mockResolvedValueOnce(newest);
+    listEntries.mockReturnValueOnce(all.promise);
+    signLogbook.mockResolvedValueOnce(undefined);
+    const user = await fillIn('Dee', 'Yo');
+    await user.click(signButton());
+    await waitFor(() => expect(freeSpy(newest)).toHaveBeenCalledTimes(1));
+    expect(shownNames()).toEqual(['Ann']);
+
+    await act(async () => {
+      all.resolve(fakeEntryList([dee, cy, bo, ann]));
+      await all.promise;
+    });
+    expect(shownNames()).toEqual(['Dee', 'Cy', 'Bo', 'Ann']);
+  });
+
+  it('takes the newest entries back off when the whole list then fails, and logs that failure', async () => {
+    await renderLoaded([bo, ann]);
+    const error = logbookError('server error');
+    const all = deferred<EntryList>();
+    listNewestEntries.mockResolvedValueOnce(fakeEntryList([cy, bo]));
+    listEntries.mockReturnValueOnce(all.promise);
+    signLogbook.mockResolvedValueOnce(undefined);
+    const user = await fillIn('Cy', 'Hi');
+    await user.click(signButton());
+    await waitFor(() => expect(shownNames()).toEqual(['Cy', 'Bo', 'Ann']));
+
+    await act(async () => {
+      all.reject(error);
+      await all.promise.catch(() => undefined);
+    });
+    await waitFor(() => expectConsoleErrors([['Error fetching logs:', error]]));
+    expect(shownNames()).toEqual(['Bo', 'Ann']);
+  });
+
+  it('drops a first screen that arrives after the whole list', async () => {
+    const firstScreen = deferred<EntryList>();
+    const late = fakeEntryList([bo]);
+    listNewestEntries.mockReturnValueOnce(firstScreen.promise);
+    await renderLoaded([bo, ann]);
+    await act(async () => {
+      firstScreen.resolve(late);
+      await firstScreen.promise;
+    });
+    expect(shownNames()).toEqual(['Bo', 'Ann']);
+    expect(freeSpy(late)).toHaveBeenCalledTimes(1);
+  });
+
+  it('when the whole list fails after its first screen, shows no entries and logs only that failure', async () => {
+    const error = logbookError('schema mismatch at entry 5,000');
+    const all = deferred<EntryList>();
+    listNewestEntries.mockResolvedValueOnce(fakeEntryList([bo]));
+    listEntries.mockReturnValueOnce(all.promise);
+    render(<Logbook />);
+    await waitFor(() => expect(shownNames()).toEqual(['Bo']));
+
+    await act(async () => {
+      all.reject(error);
+      await all.promise.catch(() => undefined);
+    });
+    await waitFor(() => expectConsoleErrors([['Error fetching logs:', error]]));
+    expect(screen.queryAllByTestId('log-entry')).toHaveLength(0);
+  });
+
+  it('does not report a failed first screen when the whole list loads', async () => {
+    listNewestEntries.mockRejectedValueOnce(logbookError('first screen failed'));
+    await renderLoaded([bo, ann]);
+    expect(shownNames()).toEqual(['Bo', 'Ann']);
+    // No console.error: the setup fails the test on any unclaimed one.
   });
 
   it('keeps the shown list when a later reload fails', async () => {
@@ -152,12 +339,12 @@ describe('loading the list', () => {
   });
 
   it('ignores a load that finishes after the logbook is gone', async () => {
-    const load = deferred<LogEntry[]>();
+    const load = deferred<EntryList>();
     listEntries.mockReturnValueOnce(load.promise);
     const { unmount } = render(<Logbook />);
     unmount();
     await act(async () => {
-      load.resolve([ann]);
+      load.resolve(fakeEntryList([ann]));
       await load.promise;
     });
     expect(listEntries).toHaveBeenCalledTimes(1);
@@ -167,7 +354,7 @@ describe('loading the list', () => {
 describe('signing', () => {
   it('sends name and message exactly as typed, then reloads the list and clears both fields', async () => {
     await renderLoaded([ann]);
-    listEntries.mockResolvedValueOnce([bo, ann]);
+    listEntries.mockResolvedValueOnce(fakeEntryList([bo, ann]));
     signLogbook.mockResolvedValueOnce(undefined);
 
     const name = '  Bo <b>  ';
@@ -212,7 +399,7 @@ describe('signing', () => {
     await renderLoaded();
     const pending = deferred<undefined>();
     signLogbook.mockReturnValueOnce(pending.promise);
-    listEntries.mockResolvedValueOnce([bo]);
+    listEntries.mockResolvedValueOnce(fakeEntryList([bo]));
 
     const user = await fillIn('Bo', 'TFTC');
     await user.dblClick(signButton());
@@ -233,7 +420,7 @@ describe('signing', () => {
     await renderLoaded();
     const pending = deferred<undefined>();
     signLogbook.mockReturnValueOnce(pending.promise);
-    listEntries.mockResolvedValueOnce([bo]);
+    listEntries.mockResolvedValueOnce(fakeEntryList([bo]));
     await fillIn('Bo', 'TFTC');
 
     const form = signButton().closest('form');
@@ -257,7 +444,7 @@ describe('signing', () => {
     await renderLoaded();
     const error = logbookError('offline');
     signLogbook.mockRejectedValueOnce(error).mockResolvedValueOnce(undefined);
-    listEntries.mockResolvedValueOnce([bo]);
+    listEntries.mockResolvedValueOnce(fakeEntryList([bo]));
 
     const user = await fillIn('Bo', 'TFTC');
     await user.click(signButton());

@@ -1,0 +1,19 @@
+import type { ComponentType } from 'react';
+
+let loading: Promise<ComponentType> | undefined;
+let loaded: ComponentType | undefined;
+
+/**
+ * Loads the logbook's code (and with it the wasm client) once. main.tsx starts it before React has
+ * loaded, so the page usually has it by its first render; nothing imports it while the logbook is
+ * closed.
+ */
+export function loadLogbook(): Promise<ComponentType> {
+  loading ??= import('@/features/logbook/components/logbook').then(({ Logbook }) => (loaded = Logbook));
+  return loading;
+}
+
+/** The logbook component if its code has loaded. */
+export function loadedLogbook(): ComponentType | undefined {
+  return loaded;
+}

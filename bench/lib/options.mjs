@@ -1,0 +1,85 @@
+// @ts-check
+// The command line of `npm run bench` (Node built-ins only: it is read before bench/node_modules exists).
+import { parseArgs } from 'node:util';
+
+export const USAGE = `Usage: npm run bench -- [options]
+
+  --quick              N = 100 and 1,000 only, one run per point, shorter load tests (for development)
+  --sizes 100,1000     the entry counts N to measure (default 100,1000,10000,100000)
+  --runs K             runs per point (default 5, and 3 for N >= 100,000)
+  --timeout S          seconds one page measurement may take before it is recorded as "> timeout" (default 90)
+  --load-seconds S     duration of each emulator load test (default 10)
+  --no-build           skip scripts/setup.sh, the wasm build and the release emulator build: measure what is
+                       already built (wasm/pkg, target/release/geocache-emulator)
+  --keep-temp          keep the temporary builds and database (their path is printed)
+  --help               this text`;
+
+/**
+ * @typedef {object} BenchOptions
+ * @property {boolean} quick
+ * @property {number[]} sizes
+ * @property {(n: number) => number} runsFor
+ * @property {number | null} runs            the --runs override, if any
+ * @property {number} timeoutMs
+ * @property {number} loadSeconds
+ * @property {number[]} parseSizes          entry counts of the parse + validation benchmark
+ * @property {boolean} noBuild
+ * @property {boolean} keepTemp
+ * @property {boolean} help
+ */
+
+/**
+ * @param {string} flag
+ * @param {string} text
+ * @param {number} min
+ */
+function positiveInteger(flag, text, min = 1) {
+  const value = Number(text.replaceAll('_', ''));
+  if (!Number.isInteger(value) || value < min) throw new Error(`${flag} must be a whole number >= ${min}, got "${text}"`);
+  return value;
+}
+
+/**
+ * @param {string[]} argv
+ * @returns {BenchOptions}
+ */
+export function parseOptions(argv) {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      quick: { type: 'boolean', default: false },
+      sizes: { type: 'string' },
+      runs: { type: 'string' },
+      timeout: { type: 'string' },
+      'load-seconds': { type: 'string' },
+      'no-build': { type: 'boolean', default: false },
+      'keep-temp': { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  const quick = Boolean(values.quick);
+  const sizes =
+    values.sizes !== undefined
+      ? values.sizes.split(',').map((part) => positiveInteger('--sizes', part.trim()))
+      : quick
+        ? [100, 1000]
+        : [100, 1000, 10_000, 100_000];
+  sizes.sort((a, b) => a - b);
+  const runs = values.runs !== undefined ? positiveInteger('--runs', values.runs) : null;
+  const largest = sizes[sizes.length - 1];
+  return {
+    quick,
+    sizes,
+    runs,
+    runsFor: (n) => runs ?? (quick ? 1 : n >= 100_000 ? 3 : 5),
+    timeoutMs: 1000 * (values.timeout !== undefined ? positiveInteger('--timeout', values.timeout) : 90),
+    loadSeconds:
+      values['load-seconds'] !== undefined ? positiveInteger('--load-seconds', values['load-seconds']) : quick ? 5 : 10,
+    // Parse throughput on the two largest lists measured (the bytes the emulator served for them).
+    parseSizes: sizes.filter((n) => n >= 1000).slice(-2).length > 0 ? sizes.filter((n) => n >= 1000).slice(-2) : [largest],
+    noBuild: Boolean(values['no-build']),
+    keepTemp: Boolean(values['keep-temp']),
+    help: Boolean(values.help),
+  };
+}

@@ -1,0 +1,29 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { sampleResults } from './fixtures.test-data.mjs';
+import { formatRatio, formatSummary, formatValue, renderMarkdown } from './report.mjs';
+import { evaluateTargets } from './targets.mjs';
+
+test('values are formatted by unit', () => {
+  assert.equal(formatValue(1234.4, 'ms'), '1,234 ms');
+  assert.equal(formatValue(12.34, 'ms'), '12.3 ms');
+  assert.equal(formatValue(2_500_000, 'bytes'), '2.5 MB');
+  assert.equal(formatValue(null, 'ms'), 'n/a');
+  assert.equal(formatSummary({ runs: 3, timeouts: 1, median: 90_000, min: 100, max: 90_000, lowerBound: true }, 'ms'), '> 90,000 ms (100 ms–90,000 ms, 1 timed out)');
+  assert.equal(formatRatio({ value: 0.004, bound: 'at most' }), '< 0.0040');
+});
+
+test('the report has the targets table with a met column, and ratios per N', () => {
+  const results = sampleResults();
+  const markdown = renderMarkdown({ ...results, targets: evaluateTargets(results) });
+  assert.match(markdown, /\| Target \| Measured \| Met \|/);
+  assert.match(markdown, /at most 0\.6 of the peer's \| 50\.0 kB vs 150\.0 kB: ratio 0\.33 \| \*\*met\*\* \|/);
+  assert.match(markdown, /at least 1,000 inserts a second \| 900\/s.* \| not met \|/);
+  assert.match(markdown, /\| 100,000 \| first entries painted \| 300 ms \(300 ms–300 ms\) \| 8,000 ms \| 0\.04 \|/);
+  // Every table row has as many cells as its header.
+  for (const block of markdown.split('\n\n').filter((b) => b.startsWith('|'))) {
+    const [header, ...rows] = block.split('\n').filter((line) => line.length > 0);
+    const cells = (/** @type {string} */ line) => line.split(/(?<!\\)\|/).length;
+    for (const row of rows) assert.equal(cells(row), cells(header), row);
+  }
+});

@@ -1,0 +1,292 @@
+//! The validated entries as the page reads them: one text buffer and a fixed-size row per entry,
+//! newest first. A 100,000-entry list is parsed once, straight into this shape, and a row is only
+//! turned into strings when someone asks for it (the virtualised list asks for the rows it shows).
+
+use std::borrow::Cow;
+use std::cmp::Reverse;
+
+use crate::entry::Entry;
+use crate::ordering::sort_newest_first;
+use crate::schema::{validate_entries, SchemaError};
+
+/// Entries newest first, their strings kept in one buffer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EntryList {
+    /// The response body, with the unescaped copies of strings that had escapes appended.
+    text: String,
+    rows: Vec<Row>,
+}
+
+/// One entry: its id, and where its strings are in `text`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Row {
+    id: f64,
+    created_at: Span,
+    name: Span,
+    message: Span,
+}
+
+/// A byte range of `text`, always on character boundaries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Span {
+    start: usize,
+    end: usize,
+}
+
+/// One entry, borrowed from the list.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct EntryRef<'a> {
+    pub id: f64,
+    /// The server's timestamp text, verbatim.
+    pub created_at: &'a str,
+    pub name: &'a str,
+    pub message: &'a str,
+}
+
+impl EntryList {
+    /// Parses and validates a response body (see [`parse_entries`](crate::schema::parse_entries)
+    /// for the rules) and orders it newest first. Strings without escapes stay where they are in
+    /// the body, which becomes the list's buffer: no per-string copies for the usual list.
+    pub fn parse(mut text: String) -> Result<EntryList, SchemaError> {
+        let (mut keyed, unescaped) = Self::rows_of(&text)?;
+        text.push_str(&unescaped);
+        // Stable, and nearly free on the server's own newest-first order.
+        keyed.sort_by_key(|&(instant, _)| Reverse(instant));
+        let rows = keyed.into_iter().map(|(_, row)| row).collect();
+        Ok(EntryList { text, rows })
+    }
+
+    /// Each row with its instant (the sort key), in the server's order, and the text of the
+    /// strings that had escapes; their spans point past the end of `text`, where that text goes.
+    fn rows_of(text: &str) -> Result<(Vec<(i128, Row)>, String), SchemaError> {
+        let mut rows = Vec::new();
+        let mut unescaped = String::new();
+        validate_entries(text, |entry| {
+            let mut span = |value: Cow<'_, str>| match value {
+                Cow::Borrowed(borrowed) => match borrowed_span(text, borrowed) {
+                    Some(span) => span,
+                    None => append(&mut unescaped, text.len(), borrowed),
+                },
+                Cow::Owned(owned) => append(&mut unescaped, text.len(), &owned),
+            };
+            let row = Row {
+                id: entry.id,
+                created_at: span(entry.created_at),
+                name: span(entry.name),
+                message: span(entry.message),
+            };
+            rows.push((entry.instant, row));
+        })?;
+        Ok((rows, unescaped))
+    }
+
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    /// The entry at `index` (0 is the newest), or `None` past the end.
+    pub fn get(&self, index: usize) -> Option<EntryRef<'_>> {
+        self.rows.get(index).map(|row| self.entry(row))
+    }
+
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = EntryRef<'_>> + '_ {
+        self.rows.iter().map(|row| self.entry(row))
+    }
+
+    fn entry(&self, row: &Row) -> EntryRef<'_> {
+        EntryRef {
+            id: row.id,
+            created_at: self.str(row.created_at),
+            name: self.str(row.name),
+            message: self.str(row.message),
+        }
+    }
+
+    fn str(&self, span: Span) -> &str {
+        // Spans are made from string slices of `text`, so they are always in range and on
+        // character boundaries; `get` keeps a broken invariant from ever panicking.
+        self.text.get(span.start..span.end).unwrap_or_default()
+    }
+}
+
+/// Where a string serde borrowed from the body lies in it.
+fn borrowed_span(text: &str, borrowed: &str) -> Option<Span> {
+    let start = (borrowed.as_ptr() as usize).checked_sub(text.as_ptr() as usize)?;
+    let end = start + borrowed.len();
+    text.get(start..end)?;
+    Some(Span { start, end })
+}
+
+/// Appends a string to the text that will follow the body, returning its final span.
+fn append(unescaped: &mut String, body_len: usize, value: &str) -> Span {
+    let start = body_len + unescaped.len();
+    unescaped.push_str(value);
+    Span {
+        start,
+        end: start + value.len(),
+    }
+}
+
+/// Orders the entries newest first and packs their strings into one buffer.
+impl From<Vec<Entry>> for EntryList {
+    fn from(mut entries: Vec<Entry>) -> Self {
+        sort_newest_first(&mut entries);
+        let mut text = String::new();
+        let rows = entries
+            .iter()
+            .map(|entry| Row {
+                id: entry.id,
+                created_at: append(&mut text, 0, entry.created_at.as_str()),
+                name: append(&mut text, 0, &entry.name),
+                message: append(&mut text, 0, &entry.message),
+            })
+            .collect();
+        EntryList { text, rows }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::reference::parse_entries;
+    use crate::test_support::entries;
+    use crate::timestamp::Timestamp;
+    use proptest::prelude::*;
+
+    /// What the reference path makes of a body: its entries, newest first.
+    fn reference(body: &str) -> Result<Vec<Entry>, SchemaError> {
+        let mut entries = parse_entries(body)?;
+        sort_newest_first(&mut entries);
+        Ok(entries)
+    }
+
+    fn owned(list: &EntryList) -> Vec<Entry> {
+        list.iter()
+            .map(|entry| Entry {
+                id: entry.id,
+                created_at: Timestamp::parse(entry.created_at).unwrap(),
+                name: entry.name.into(),
+                message: entry.message.into(),
+            })
+            .collect()
+    }
+
+    fn parse(body: &str) -> Result<EntryList, SchemaError> {
+        EntryList::parse(body.to_owned())
+    }
+
+    #[test]
+    fn reads_rows_newest_first_with_the_server_text() {
+        let body = r#"[
+            {"id":1,"created_at":"2024-05-01T10:00:00+00:00","name":"a","message":"x","extra":[1,{"y":null}]},
+            {"id":2.5e1,"created_at":"2024-05-01 12:00:00+02","name":"<b>b</b>","message":""},
+            {"id":3,"created_at":"2024-05-01T13:00:00Z","name":"c","message":"z"}
+        ]"#;
+        let list = parse(body).unwrap();
+        assert_eq!(list.len(), 3);
+        let ids: Vec<f64> = list.iter().map(|entry| entry.id).collect();
+        assert_eq!(ids, [3.0, 1.0, 25.0]);
+        assert_eq!(
+            list.get(2),
+            Some(EntryRef {
+                id: 25.0,
+                created_at: "2024-05-01 12:00:00+02",
+                name: "<b>b</b>",
+                message: "",
+            })
+        );
+        assert_eq!(list.get(3), None);
+        assert!(parse("[]").unwrap().is_empty());
+    }
+
+    #[test]
+    fn escaped_strings_are_unescaped() {
+        let body = r#"[{"id":1,"created_at":"2024-05-01T10:00:00\u002B00:00","name":"A \"quoted\"\nname","message":"\ud83d\ude00 \u05e9 \\ \/"}]"#;
+        let list = parse(body).unwrap();
+        let entry = list.get(0).unwrap();
+        assert_eq!(entry.created_at, "2024-05-01T10:00:00+00:00");
+        assert_eq!(entry.name, "A \"quoted\"\nname");
+        assert_eq!(entry.message, "😀 ש \\ /");
+    }
+
+    #[test]
+    fn ties_keep_the_server_order() {
+        let body = r#"[
+            {"id":1,"created_at":"2024-05-01T10:00:00Z","name":"a","message":""},
+            {"id":2,"created_at":"2024-05-01T12:00:00+02:00","name":"b","message":""},
+            {"id":3,"created_at":"2024-05-01T11:00:00Z","name":"c","message":""}
+        ]"#;
+        let ids: Vec<f64> = parse(body).unwrap().iter().map(|entry| entry.id).collect();
+        assert_eq!(ids, [3.0, 1.0, 2.0]);
+    }
+
+    #[test]
+    fn mismatches_are_reported_exactly() {
+        let cases = [
+            (r#"[{"id":1,"created_at":5,"name":"n","message":"m"}]"#, "entry 0: field \"created_at\": expected a timestamp string, found number 5"),
+            (r#"[{"id":1,"created_at":"2024-02-30T00:00:00Z","name":"n","message":"m"}]"#, "entry 0: field \"created_at\": expected a timestamp string, found string \"2024-02-30T00:00:00Z\""),
+            (r#"[{"id":"1","created_at":"2024-01-01T00:00:00Z","name":"n","message":"m"}]"#, "entry 0: field \"id\": expected a number, found string \"1\""),
+            (r#"[{"id":1,"created_at":"2024-01-01T00:00:00Z","name":"n"}]"#, "entry 0: field \"message\": expected a string, found nothing"),
+            (r#"{"id":1}"#, "expected an array of entries, found object"),
+            (r#"[{"id":1,"created_at":"2024-01-01T00:00:00Z","name":"n","message":"m"},7]"#, "entry 1: expected an object, found number 7"),
+        ];
+        for (body, message) in cases {
+            assert_eq!(parse(body).unwrap_err().to_string(), message, "{body}");
+        }
+        let error = parse("[{]").unwrap_err();
+        assert_eq!(error.code(), "invalid_json");
+    }
+
+    #[test]
+    fn duplicate_keys_count_the_last_one_as_the_reference_does() {
+        let body = r#"[{"id":1,"id":2,"created_at":"2024-01-01T00:00:00Z","name":"a","name":"b","message":"m"}]"#;
+        let list = parse(body).unwrap();
+        let entry = list.get(0).unwrap();
+        assert_eq!((entry.id, entry.name), (2.0, "b"));
+        let body =
+            r#"[{"id":1,"id":"x","created_at":"2024-01-01T00:00:00Z","name":"a","message":"m"}]"#;
+        assert_eq!(parse(body).unwrap_err().field(), Some("id"));
+    }
+
+    proptest! {
+        #[test]
+        fn agrees_with_the_reference_on_any_valid_list(entries in entries(0..12)) {
+            let body = serde_json::to_string(&entries).unwrap();
+            let list = parse(&body).unwrap();
+            prop_assert_eq!(owned(&list), reference(&body).unwrap());
+            prop_assert_eq!(list.len(), entries.len());
+        }
+
+        #[test]
+        fn agrees_with_the_reference_on_any_text(body in prop_oneof![
+            "[\\[\\]{}\",:a-z0-9\\\\ -]{0,40}",
+            entries(1..4).prop_flat_map(|entries| {
+                let body = serde_json::to_string(&entries).unwrap();
+                let len = body.len();
+                (Just(body), 0..len, "[\\[\\]{}\",:a-z0-9\\\\ -]{0,3}")
+            }).prop_map(|(body, at, insert)| {
+                let at = (0..=at).rev().find(|&at| body.is_char_boundary(at)).unwrap_or(0);
+                format!("{}{insert}{}", &body[..at], &body[at..])
+            }),
+        ]) {
+            match (parse(&body), reference(&body)) {
+                (Ok(list), Ok(entries)) => prop_assert_eq!(owned(&list), entries),
+                (Err(error), Err(expected)) => prop_assert_eq!(error, expected),
+                (got, expected) => prop_assert!(false, "{body:?}: {got:?} but the reference gives {expected:?}"),
+            }
+        }
+
+        #[test]
+        fn building_from_entries_is_the_same_list(entries in entries(0..12)) {
+            let body = serde_json::to_string(&entries).unwrap();
+            prop_assert_eq!(
+                owned(&EntryList::from(entries.clone())),
+                owned(&parse(&body).unwrap())
+            );
+        }
+    }
+}

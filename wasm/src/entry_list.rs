@@ -1,0 +1,140 @@
+//! The entries crossing to JS: an `EntryList` handle whose rows stay in wasm memory and are read by
+//! index, so a 100,000-entry logbook costs JS one object, not 100,000, and a virtualised list
+//! reads only the rows it shows. Also the one reader of a `NewEntry` from JS.
+
+use geocache_core::{EntryRef, NewEntry};
+use js_sys::{Array, JsString, Object, RangeError, Reflect};
+use wasm_bindgen::prelude::*;
+
+use crate::error::ClientError;
+
+/// All entries, newest first. `length` and the per-row readers (`id(i)`, `createdAt(i)`,
+/// `name(i)`, `message(i)`) copy only what is asked for; `get(i)` and `toArray()` give
+/// `LogEntry` objects. An index that is not an integer in `0..length` throws a `RangeError`.
+#[wasm_bindgen]
+#[derive(Debug)]
+pub struct EntryList {
+    entries: geocache_core::EntryList,
+}
+
+impl EntryList {
+    pub fn new(entries: geocache_core::EntryList) -> Self {
+        EntryList { entries }
+    }
+
+    /// The core's list.
+    pub fn entries(&self) -> &geocache_core::EntryList {
+        &self.entries
+    }
+
+    /// Indexes arrive as JS numbers: anything but an integer in range is refused rather than
+    /// truncated (`1.5`, `NaN` and `-1` would otherwise become real indexes).
+    fn entry(&self, index: f64) -> Result<EntryRef<'_>, RangeError> {
+        let position = index as usize;
+        match self.entries.get(position) {
+            Some(entry) if position as f64 == index => Ok(entry),
+            _ => Err(RangeError::new(&format!(
+                "index out of range: the list has {} entries",
+                self.entries.len()
+            ))),
+        }
+    }
+}
+
+#[wasm_bindgen]
+impl EntryList {
+    /// How many entries there are.
+    #[wasm_bindgen(getter)]
+    pub fn length(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// The entry's id.
+    pub fn id(&self, index: f64) -> Result<f64, RangeError> {
+        Ok(self.entry(index)?.id)
+    }
+
+    /// Every id, newest first, in one copy: for keying all rows (a virtualised list keys rows it
+    /// has not rendered) without a call into wasm per row.
+    pub fn ids(&self) -> Vec<f64> {
+        self.entries.iter().map(|entry| entry.id).collect()
+    }
+
+    /// The entry's `created_at`: the server's timestamp text, verbatim.
+    #[wasm_bindgen(js_name = createdAt)]
+    pub fn created_at(&self, index: f64) -> Result<JsString, RangeError> {
+        Ok(self.entry(index)?.created_at.into())
+    }
+
+    /// The entry's name, as the visitor wrote it.
+    pub fn name(&self, index: f64) -> Result<JsString, RangeError> {
+        Ok(self.entry(index)?.name.into())
+    }
+
+    /// The entry's message, as the visitor wrote it.
+    pub fn message(&self, index: f64) -> Result<JsString, RangeError> {
+        Ok(self.entry(index)?.message.into())
+    }
+
+    /// The entry as a plain `LogEntry` object.
+    #[wasm_bindgen(unchecked_return_type = "LogEntry")]
+    pub fn get(&self, index: f64) -> Result<Object, RangeError> {
+        Ok(log_entry(self.entry(index)?))
+    }
+
+    /// Every entry as a plain `LogEntry` object, newest first (what `JSON.parse` would give).
+    #[wasm_bindgen(js_name = toArray, unchecked_return_type = "LogEntry[]")]
+    pub fn to_array(&self) -> Array {
+        self.entries.iter().map(log_entry).collect()
+    }
+}
+
+fn log_entry(entry: EntryRef<'_>) -> Object {
+    let object = Object::new();
+    let fields: [(&str, JsValue); 4] = [
+        ("id", entry.id.into()),
+        ("created_at", entry.created_at.into()),
+        ("name", entry.name.into()),
+        ("message", entry.message.into()),
+    ];
+    for (key, value) in fields {
+        // Setting a property of a fresh plain object cannot fail.
+        let _ = Reflect::set(&object, &key.into(), &value);
+    }
+    object
+}
+
+/// Reads `signLogbook`'s argument: an object with string `name` and `message` (other properties
+/// are ignored). Anything else is an `invalid_argument` TypeError, before any request is made.
+pub fn new_entry(value: &JsValue) -> Result<NewEntry, ClientError> {
+    let invalid = |reason: &str| ClientError::Argument {
+        name: "entry",
+        reason: reason.to_owned(),
+    };
+    if !value.is_object() {
+        return Err(invalid(
+            "expected an object with string fields name and message",
+        ));
+    }
+    let field = |key: &str| match Reflect::get(value, &key.into()) {
+        Ok(text) if text.is_string() => Ok(text.as_string().unwrap_or_default()),
+        Ok(missing) if missing.is_undefined() => Err(invalid(&format!("missing field \"{key}\""))),
+        _ => Err(invalid(&format!("field \"{key}\" is not a string"))),
+    };
+    Ok(NewEntry {
+        name: field("name")?,
+        message: field("message")?,
+    })
+}
+
+/// How fast the core parses and validates a body into the list the page reads: the same work
+/// as `listEntries` after the response arrives (decoding, validation, ordering). Returns the
+/// number of entries, or throws the `LogbookError` the page would get. For `npm run bench` only;
+/// not in the page's build.
+#[cfg(feature = "bench")]
+#[wasm_bindgen(js_name = parseEntriesForBenchmark)]
+pub fn parse_entries_for_benchmark(body: Vec<u8>) -> Result<usize, ClientError> {
+    let response = geocache_core::RawResponse::new(200, geocache_core::outcome::decode_body(body));
+    let entries = geocache_core::rest::logbook::list_entries_outcome(Ok(response))?;
+    Ok(entries.len())
+}
