@@ -1,10 +1,12 @@
 //! Pure client logic for the geocache logbook.
 //!
 //! Everything here ends in plain values: a [`ClientConfig`] derived from (url, key) as supabase-js
-//! derives it, [`HttpRequest`]s built by the PostgREST builder in [`rest`], and typed outcomes
-//! ([`LogbookError`], a validated [`EntryList`]) classified from a status and a body text, and
-//! the auth client's requests, sessions, errors and refresh timing in [`auth`]. The wasm crate
-//! performs the I/O; nothing in this crate touches the web.
+//! derives it, a [`RequestTimeout`], [`HttpRequest`]s built by the PostgREST builder in [`rest`],
+//! typed outcomes ([`LogbookError`], a validated [`EntryList`]) classified from a status and a
+//! body text, when a read is retried and whether an ambiguous insert landed (decisions over
+//! explicit outcomes), and the auth client's requests, sessions, errors and refresh timing in
+//! [`auth`]. The wasm crate performs the I/O and owns the timers; nothing in this crate touches
+//! the web.
 
 pub mod auth;
 pub mod config;
@@ -15,6 +17,7 @@ pub mod json_shape;
 pub mod ordering;
 pub mod outcome;
 pub mod project_url;
+pub mod request_timeout;
 pub mod rest;
 pub mod schema;
 pub mod timestamp;
@@ -23,7 +26,8 @@ pub use config::{ClientConfig, ConfigError};
 pub use entry::{Entry, NewEntry};
 pub use entry_list::{EntryList, EntryRef};
 pub use http::{HttpRequest, Method};
-pub use outcome::{LogbookError, NetworkFailure, RawResponse};
+pub use outcome::{LogbookError, NetworkFailure, NoResponse, RawResponse};
+pub use request_timeout::{RequestTimeout, RequestTimeoutError};
 pub use schema::SchemaError;
 pub use timestamp::{Timestamp, TimestampError};
 

@@ -6,6 +6,7 @@ use std::fmt;
 use serde::de::{Deserializer, MapAccess, SeqAccess, Visitor};
 
 use crate::json_shape::{other_shapes, read_fields, Shape, ShapeVisitor};
+use crate::request_timeout::RequestTimeout;
 use crate::schema::SchemaError;
 
 /// What came back from the server: the status, the headers `fetch` exposes, and the body text.
@@ -57,10 +58,25 @@ pub fn decode_body(bytes: Vec<u8>) -> String {
     text
 }
 
-/// `fetch` itself failed (connection refused, DNS, CORS, aborted): no status at all.
+/// `fetch` itself failed (connection refused or dropped, DNS, CORS): no status at all.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NetworkFailure {
     pub message: String,
+}
+
+/// Why no (whole) response arrived: what the transport hands back instead of a [`RawResponse`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NoResponse {
+    /// `fetch` rejected, or the body broke off.
+    Network(NetworkFailure),
+    /// The request's deadline passed (headers or body still missing) and it was aborted.
+    TimedOut(RequestTimeout),
+}
+
+impl From<NetworkFailure> for NoResponse {
+    fn from(failure: NetworkFailure) -> Self {
+        NoResponse::Network(failure)
+    }
 }
 
 /// Why a logbook call failed.
@@ -68,6 +84,9 @@ pub struct NetworkFailure {
 pub enum LogbookError {
     #[error("network failure: {message}")]
     Network { message: String },
+    /// The request was aborted when its deadline (`requestTimeoutMs`) passed.
+    #[error("request timed out after {after_ms} ms")]
+    Timeout { after_ms: u32 },
     /// A 5xx without a PostgREST error body (a gateway's HTML page, say).
     #[error("server error: http status {status}")]
     Server { status: u16, body: String },
@@ -95,6 +114,7 @@ impl LogbookError {
     pub fn code(&self) -> &str {
         match self {
             LogbookError::Network { .. } => "network_error",
+            LogbookError::Timeout { .. } => "timeout",
             LogbookError::Server { .. } => "server_error",
             LogbookError::Api {
                 code: Some(code), ..
@@ -107,17 +127,20 @@ impl LogbookError {
     /// The HTTP status; 0 when no response arrived.
     pub fn status(&self) -> u16 {
         match self {
-            LogbookError::Network { .. } => 0,
+            LogbookError::Network { .. } | LogbookError::Timeout { .. } => 0,
             LogbookError::Server { status, .. }
             | LogbookError::Api { status, .. }
             | LogbookError::Body { status, .. } => *status,
         }
     }
 
-    /// Whether the same request may succeed if sent again: network failures and 5xx (52x included).
+    /// Whether the same request may succeed if sent again: network failures, timeouts and 5xx
+    /// (52x included).
     pub fn retryable(&self) -> bool {
         match self {
-            LogbookError::Network { .. } | LogbookError::Server { .. } => true,
+            LogbookError::Network { .. }
+            | LogbookError::Timeout { .. }
+            | LogbookError::Server { .. } => true,
             LogbookError::Api { status, .. } => is_server_status(*status),
             LogbookError::Body { .. } => false,
         }
@@ -152,10 +175,15 @@ fn is_server_status(status: u16) -> bool {
 
 /// Passes a 2xx response through and classifies everything else.
 pub fn expect_success(
-    response: Result<RawResponse, NetworkFailure>,
+    response: Result<RawResponse, NoResponse>,
 ) -> Result<RawResponse, LogbookError> {
-    let response = response.map_err(|failure| LogbookError::Network {
-        message: failure.message,
+    let response = response.map_err(|failure| match failure {
+        NoResponse::Network(failure) => LogbookError::Network {
+            message: failure.message,
+        },
+        NoResponse::TimedOut(timeout) => LogbookError::Timeout {
+            after_ms: timeout.ms(),
+        },
     })?;
     if (200..=299).contains(&response.status) {
         return Ok(response);
@@ -281,7 +309,8 @@ mod tests {
     fn network_failures_are_retryable_with_status_zero() {
         let error = expect_success(Err(NetworkFailure {
             message: "TypeError: Failed to fetch".into(),
-        }))
+        }
+        .into()))
         .unwrap_err();
         assert_eq!(error.code(), "network_error");
         assert_eq!(error.status(), 0);
@@ -289,6 +318,20 @@ mod tests {
         assert_eq!(
             error.to_string(),
             "network failure: TypeError: Failed to fetch"
+        );
+    }
+
+    #[test]
+    fn timeouts_are_retryable_with_status_zero_and_say_after_how_long() {
+        let timeout = RequestTimeout::from_ms(1500.0).unwrap();
+        let error = expect_success(Err(NoResponse::TimedOut(timeout))).unwrap_err();
+        assert_eq!(error, LogbookError::Timeout { after_ms: 1500 });
+        assert_eq!((error.code(), error.status()), ("timeout", 0));
+        assert!(error.retryable());
+        assert_eq!(error.to_string(), "request timed out after 1500 ms");
+        assert_eq!(
+            (error.details(), error.hint(), error.schema()),
+            (None, None, None)
         );
     }
 

@@ -106,40 +106,61 @@ pub(crate) struct ValidEntry<'a> {
 /// given is to be thrown away.
 pub(crate) fn validate_entries<'a>(
     body: &'a str,
-    each: impl FnMut(ValidEntry<'a>),
+    mut each: impl FnMut(ValidEntry<'a>),
 ) -> Result<(), SchemaError> {
+    read_rows(body, &mut |index, fields| {
+        entry(index, fields).map(&mut each)
+    })
+}
+
+/// The fields [`read_rows`] reads from each row, in this order.
+pub(crate) const ROW_KEYS: [&str; 4] = ["id", "created_at", "name", "message"];
+
+/// One row's [`ROW_KEYS`] fields, `None` where the row has no such key.
+pub(crate) type RowFields<'de> = [Option<Shape<'de>>; 4];
+
+/// What checks each row for [`read_rows`]: its position and fields, `Err` for a mismatch.
+pub(crate) type RowCheck<'a, 'de> =
+    &'a mut dyn FnMut(usize, RowFields<'de>) -> Result<(), SchemaError>;
+
+/// Reads a JSON array of objects, handing each object's [`ROW_KEYS`] fields to `check`. The
+/// first mismatch (a row that is not an object, or `check`'s error) is the answer: the rows after
+/// it are only read through, so a body that is not JSON at all is reported as such even when an
+/// earlier row is already wrong. The entry list and the short reads `signLogbook` makes (which
+/// select fewer columns) all go through this one reader: each visitor type would be another copy
+/// of serde_json's parser in the wasm, hence the `dyn` check.
+pub(crate) fn read_rows<'de>(body: &'de str, check: RowCheck<'_, 'de>) -> Result<(), SchemaError> {
     let mut deserializer = serde_json::Deserializer::from_str(body);
     deserializer
-        .deserialize_any(ListVisitor(each))
+        .deserialize_any(ListVisitor(check))
         .and_then(|outcome| deserializer.end().map(|()| outcome))
         .map_err(|error| SchemaError::InvalidJson {
             reason: error.to_string(),
         })?
 }
 
-/// The whole body: an array of entries, each handed to the closure, or a
+/// The whole body: an array of rows, each handed to the check, or a
 /// [`SchemaError::NotAnArray`].
-struct ListVisitor<F>(F);
+struct ListVisitor<'a, 'de>(RowCheck<'a, 'de>);
 
-impl<'de, F: FnMut(ValidEntry<'de>)> Visitor<'de> for ListVisitor<F> {
+impl<'de> Visitor<'de> for ListVisitor<'_, 'de> {
     type Value = Result<(), SchemaError>;
 
     fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
         formatter.write_str("an array of entries")
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(mut self, mut items: A) -> Result<Self::Value, A::Error> {
+    fn visit_seq<A: SeqAccess<'de>>(self, mut items: A) -> Result<Self::Value, A::Error> {
         let mut mismatch = None;
         let mut index = 0;
-        while let Some(entry) = items.next_element_seed(EntrySeed {
+        while let Some(row) = items.next_element_seed(RowSeed {
             index,
             // After the first mismatch the rest is only read through, to check the syntax.
             skip: mismatch.is_some(),
         })? {
-            match entry {
-                Some(Ok(entry)) => (self.0)(entry),
-                Some(Err(error)) => mismatch = Some(error),
-                None => {}
+            if let Some(Err(error)) = row.map(|row| row.and_then(|fields| (self.0)(index, fields)))
+            {
+                mismatch = Some(error);
             }
             index += 1;
         }
@@ -162,16 +183,16 @@ fn not_an_array<T>(shape: Shape<'_>) -> Result<T, SchemaError> {
     })
 }
 
-/// One item of the array: `None` when skipped, else the entry or why it is not one.
-struct EntrySeed {
+/// One item of the array: `None` when skipped, else its fields or why it is not an object.
+struct RowSeed {
     index: usize,
     skip: bool,
 }
 
-type EntryOutcome<'de> = Option<Result<ValidEntry<'de>, SchemaError>>;
+type RowOutcome<'de> = Option<Result<RowFields<'de>, SchemaError>>;
 
-impl<'de> DeserializeSeed<'de> for EntrySeed {
-    type Value = EntryOutcome<'de>;
+impl<'de> DeserializeSeed<'de> for RowSeed {
+    type Value = RowOutcome<'de>;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
         if self.skip {
@@ -182,16 +203,15 @@ impl<'de> DeserializeSeed<'de> for EntrySeed {
     }
 }
 
-impl<'de> Visitor<'de> for EntrySeed {
-    type Value = EntryOutcome<'de>;
+impl<'de> Visitor<'de> for RowSeed {
+    type Value = RowOutcome<'de>;
 
     fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
         formatter.write_str("an entry")
     }
 
     fn visit_map<A: MapAccess<'de>>(self, fields: A) -> Result<Self::Value, A::Error> {
-        let fields = read_fields(fields, ["id", "created_at", "name", "message"])?;
-        Ok(Some(entry(self.index, fields)))
+        Ok(Some(Ok(read_fields(fields, ROW_KEYS)?)))
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, items: A) -> Result<Self::Value, A::Error> {
@@ -202,7 +222,7 @@ impl<'de> Visitor<'de> for EntrySeed {
     other_shapes!(not_an_object);
 }
 
-fn not_an_object<'de>(seed: EntrySeed, shape: Shape<'_>) -> EntryOutcome<'de> {
+fn not_an_object<'de>(seed: RowSeed, shape: Shape<'_>) -> RowOutcome<'de> {
     Some(Err(SchemaError::NotAnObject {
         index: seed.index,
         found: describe(Some(&shape)),
@@ -212,7 +232,7 @@ fn not_an_object<'de>(seed: EntrySeed, shape: Shape<'_>) -> EntryOutcome<'de> {
 /// Checks the fields in order: id, created_at, name, message.
 fn entry<'de>(
     index: usize,
-    [id, created_at, name, message]: [Option<Shape<'de>>; 4],
+    [id, created_at, name, message]: RowFields<'de>,
 ) -> Result<ValidEntry<'de>, SchemaError> {
     let mismatch = |field: &'static str, expected: &'static str, found: &Option<Shape<'_>>| {
         SchemaError::Field {

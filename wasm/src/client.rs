@@ -2,25 +2,26 @@
 
 use std::rc::Rc;
 
-#[cfg(feature = "auth")]
-use geocache_core::auth::ClientOptions;
 use geocache_core::config::client_info;
 use geocache_core::rest::logbook;
-use geocache_core::{ClientConfig, ConfigError};
+use geocache_core::rest::signing::{self, InsertOutcome, SignError};
+use geocache_core::{ClientConfig, ConfigError, NewEntry};
 use wasm_bindgen::prelude::*;
 
 #[cfg(feature = "auth")]
 use crate::auth::{Auth, AuthClient};
 use crate::entry_list::{new_entry, EntryList};
 use crate::error::ClientError;
-use crate::transport;
+use crate::options::Options;
+use crate::transport::Transport;
 
 /// Creates a client for a Supabase project (or the local emulator).
 ///
 /// Throws a `ConfigError` with supabase-js's message when the URL is missing, not http(s) or
-/// malformed, or when the key is missing; a `TypeError` when `options` cannot be read. The
-/// client restores a stored session and, while the page is visible, keeps it refreshed.
-#[cfg(feature = "auth")]
+/// malformed, or when the key is missing; a `TypeError` (`invalid_argument`) when `options` is
+/// not an object or holds a wrong value, e.g. a `requestTimeoutMs` that is not a whole number of
+/// milliseconds from 1 to 2^31 - 1. With the auth client (the npm build), the client restores a
+/// stored session and, while the page is visible, keeps it refreshed.
 #[wasm_bindgen(js_name = createClient)]
 pub fn create_client(
     #[wasm_bindgen(js_name = supabaseUrl, unchecked_param_type = "string")] supabase_url: Option<
@@ -29,49 +30,32 @@ pub fn create_client(
     #[wasm_bindgen(js_name = supabaseKey, unchecked_param_type = "string")] supabase_key: Option<
         String,
     >,
-    #[wasm_bindgen(unchecked_optional_param_type = "ClientOptions")] options: Option<
-        js_sys::Object,
-    >,
+    #[wasm_bindgen(unchecked_optional_param_type = "ClientOptions")] options: JsValue,
 ) -> Result<Client, ClientError> {
     let config = client_config(
         supabase_url.as_deref().unwrap_or_default(),
         supabase_key.as_deref().unwrap_or_default(),
     )?;
-    let options: ClientOptions = match options {
-        Some(options) => crate::js::from_js(options.into())
-            .map_err(|error| ClientError::argument("options", error))?,
-        None => ClientOptions::default(),
+    let options = Options::read(options)?;
+    let transport = Transport::new(options.request_timeout);
+    #[cfg(feature = "auth")]
+    let auth = {
+        let auth = AuthClient::new(&config, &options.auth, transport).map_err(|error| {
+            ClientError::Argument {
+                name: "options",
+                reason: error.to_string(),
+            }
+        })?;
+        auth.initialize();
+        auth
     };
-    let auth = AuthClient::new(&config, &options.auth).map_err(|error| ClientError::Argument {
-        name: "options",
-        reason: error.to_string(),
-    })?;
-    auth.initialize();
     Ok(Client {
-        state: Rc::new(ClientState { config, auth }),
-    })
-}
-
-/// Creates a client for a Supabase project (or the local emulator).
-///
-/// Throws a `ConfigError` with supabase-js's message when the URL is missing, not http(s) or
-/// malformed, or when the key is missing. (This build has no auth client.)
-#[cfg(not(feature = "auth"))]
-#[wasm_bindgen(js_name = createClient)]
-pub fn create_client(
-    #[wasm_bindgen(js_name = supabaseUrl, unchecked_param_type = "string")] supabase_url: Option<
-        String,
-    >,
-    #[wasm_bindgen(js_name = supabaseKey, unchecked_param_type = "string")] supabase_key: Option<
-        String,
-    >,
-) -> Result<Client, ClientError> {
-    let config = client_config(
-        supabase_url.as_deref().unwrap_or_default(),
-        supabase_key.as_deref().unwrap_or_default(),
-    )?;
-    Ok(Client {
-        state: Rc::new(ClientState { config }),
+        state: Rc::new(ClientState {
+            config,
+            transport,
+            #[cfg(feature = "auth")]
+            auth,
+        }),
     })
 }
 
@@ -91,6 +75,7 @@ pub struct Client {
 
 struct ClientState {
     config: ClientConfig,
+    transport: Transport,
     #[cfg(feature = "auth")]
     auth: Rc<AuthClient>,
 }
@@ -111,42 +96,66 @@ impl ClientState {
     async fn bearer(&self) -> String {
         self.config.key().to_owned()
     }
+
+    /// Core's signing flow ([`signing`]): watermark, one insert, and a look for the entry when
+    /// the insert's outcome is ambiguous. Both reads are retried as reads are.
+    async fn sign(&self, entry: &NewEntry) -> Result<(), SignError> {
+        let (config, transport) = (&self.config, &self.transport);
+        let bearer = self.bearer().await;
+        let watermark_request = signing::watermark_request(config, &bearer);
+        let watermark = signing::watermark_outcome(transport.send_read(&watermark_request).await)
+            .map_err(SignError::not_stored)?;
+        let insert = logbook::sign_logbook_request(config, &bearer, entry);
+        match signing::insert_outcome(transport.send(&insert).await) {
+            InsertOutcome::Stored => Ok(()),
+            InsertOutcome::Refused(error) => Err(SignError::not_stored(error)),
+            InsertOutcome::Ambiguous(error) => {
+                let check = signing::verification_request(config, &bearer, watermark);
+                signing::verification_outcome(error, entry, transport.send_read(&check).await)
+            }
+        }
+    }
 }
 
 #[wasm_bindgen]
 impl Client {
     /// All entries, newest first (ordering guaranteed by the core), kept in wasm memory: read
-    /// them by index (`length`, `name(i)`, …, or `get(i)` for a `LogEntry`). Rejects with a
-    /// ClientError.
+    /// them by index (`length`, `name(i)`, …, or `get(i)` for a `LogEntry`). Each request has
+    /// the client's deadline and is retried as postgrest-js retries reads (network failure,
+    /// timeout, 503, 520; 1 s, 2 s, 4 s). Rejects with a ClientError (`code` `timeout` when the
+    /// last attempt ran out of time).
     #[wasm_bindgen(js_name = listEntries)]
     pub async fn list_entries(&self) -> Result<EntryList, ClientError> {
         let state = &self.state;
         let request = logbook::list_entries_request(&state.config, &state.bearer().await);
-        let entries = logbook::list_entries_outcome(transport::send(&request).await)?;
+        let entries = logbook::list_entries_outcome(state.transport.send_read(&request).await)?;
         Ok(EntryList::new(entries))
     }
 
-    /// The newest `count` entries, read, validated and ordered as `listEntries` does: a first
-    /// screen to show while the whole list loads. Rejects with a ClientError.
+    /// The newest `count` entries, read (and retried), validated and ordered as `listEntries`
+    /// does: a first screen to show while the whole list loads. Rejects with a ClientError.
     #[wasm_bindgen(js_name = listNewestEntries)]
     pub async fn list_newest_entries(&self, count: u32) -> Result<EntryList, ClientError> {
         let state = &self.state;
         let bearer = state.bearer().await;
         let request = logbook::newest_entries_request(&state.config, &bearer, count.into());
-        let entries = logbook::list_entries_outcome(transport::send(&request).await)?;
+        let entries = logbook::list_entries_outcome(state.transport.send_read(&request).await)?;
         Ok(EntryList::new(entries))
     }
 
-    /// Inserts one entry. Resolves to undefined. Rejects with a ClientError.
+    /// Inserts one entry, sending the insert once and never again. Resolves to undefined once
+    /// the entry is stored, also when the insert's answer was lost but the entry is found in the
+    /// table afterwards. Rejects with a ClientError whose `outcome` says whether the entry was
+    /// stored: `not_stored` (nothing was sent, the server refused, or the entry is not there:
+    /// signing again cannot double it) or `unknown` (checking failed too: look before signing
+    /// again). The check's limits are in geocache-core's `rest::signing`.
     #[wasm_bindgen(js_name = signLogbook)]
     pub async fn sign_logbook(
         &self,
         #[wasm_bindgen(unchecked_param_type = "NewEntry")] entry: JsValue,
     ) -> Result<(), ClientError> {
         let entry = new_entry(&entry)?;
-        let state = &self.state;
-        let request = logbook::sign_logbook_request(&state.config, &state.bearer().await, &entry);
-        logbook::sign_logbook_outcome(transport::send(&request).await)?;
+        self.state.sign(&entry).await?;
         Ok(())
     }
 
@@ -187,11 +196,7 @@ mod tests {
     }
 
     fn create(url: Option<&str>, key: Option<&str>) -> Result<Client, ClientError> {
-        let (url, key) = (url.map(Into::into), key.map(Into::into));
-        #[cfg(feature = "auth")]
-        return create_client(url, key, None);
-        #[cfg(not(feature = "auth"))]
-        return create_client(url, key);
+        create_client(url.map(Into::into), key.map(Into::into), JsValue::UNDEFINED)
     }
 
     #[test]

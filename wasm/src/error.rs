@@ -1,12 +1,13 @@
 //! The one conversion from core errors to JS: a real `Error` (never a string) whose `name`,
-//! `code` and, for call failures, `status`, `retryable`, `details`, `hint` and schema fields are
-//! own properties, so callers can branch on them. Auth errors look like auth-js's error classes:
+//! `code` and, for call failures, `status`, `retryable`, `details`, `hint`, schema fields and (for
+//! `signLogbook`) `outcome` are own properties, so callers can branch on them. Auth errors look like auth-js's error classes:
 //! `name` (`AuthApiError`, `AuthRetryableFetchError`, …), `status`, `code` and `__isAuthError`, so
 //! supabase-js's `isAuthError` and friends recognise them.
 
 #[cfg(feature = "auth")]
 use geocache_core::auth::AuthError;
-use geocache_core::{ConfigError, LogbookError};
+use geocache_core::rest::signing::SignError;
+use geocache_core::{ConfigError, LogbookError, RequestTimeoutError};
 use js_sys::Reflect;
 use wasm_bindgen::JsValue;
 
@@ -17,6 +18,9 @@ pub enum ClientError {
     Config(#[from] ConfigError),
     #[error(transparent)]
     Logbook(#[from] LogbookError),
+    /// A failed `signLogbook`: its error, and whether the entry was stored anyway.
+    #[error(transparent)]
+    Sign(#[from] SignError),
     #[cfg(feature = "auth")]
     #[error(transparent)]
     Auth(#[from] AuthError),
@@ -26,6 +30,16 @@ pub enum ClientError {
     /// A result could not be converted to JS: a bug in this crate, reported rather than panicking.
     #[error("internal error: {0}")]
     Internal(String),
+}
+
+/// A bad `requestTimeoutMs` is a bad `options` argument.
+impl From<RequestTimeoutError> for ClientError {
+    fn from(error: RequestTimeoutError) -> Self {
+        ClientError::Argument {
+            name: "options",
+            reason: error.to_string(),
+        }
+    }
 }
 
 #[cfg(feature = "auth")]
@@ -57,6 +71,11 @@ impl From<ClientError> for JsValue {
                 ("code", config.code().into()),
             ],
             ClientError::Logbook(logbook) => logbook_properties(logbook),
+            ClientError::Sign(sign) => {
+                let mut properties = logbook_properties(&sign.error);
+                properties.push(("outcome", sign.outcome.as_str().into()));
+                properties
+            }
             #[cfg(feature = "auth")]
             ClientError::Auth(auth) => auth_properties(auth),
             ClientError::Argument { .. } => vec![("code", "invalid_argument".into())],

@@ -3,10 +3,12 @@
 //! A thin layer over `geocache-core`: [`client`] exports `createClient` and the `Client` class,
 //! [`entry_list`] the `EntryList` its `listEntries` resolves to (the entries stay in wasm memory
 //! and are read by index), [`auth`] its `client.auth` (sessions, auto-refresh, MFA), [`transport`]
-//! sends the core's plain requests with gloo-net, [`error`] turns every core error into a real JS
-//! `Error`, and [`js`] moves plain data across the boundary.
+//! sends the core's plain requests with gloo-net under the client's deadline and retries reads
+//! (`timer` holds the two timers that takes), [`error`] turns every core error into a real JS
+//! `Error`, `options` reads `createClient`'s options, and [`js`] moves plain data across the
+//! boundary.
 //!
-//! Features: `auth` (`client.auth` and `createClient`'s options), `bench`
+//! Features: `auth` (`client.auth` and `createClient`'s `auth` options), `bench`
 //! (`parseEntriesForBenchmark`) and `console_error_panic_hook`, all in the default (npm) build; the
 //! logbook page is built without them (wasm/pkg-logbook), as it signs nobody in.
 
@@ -17,6 +19,8 @@ pub mod entry_list;
 pub mod error;
 #[cfg(feature = "auth")]
 pub mod js;
+mod options;
+mod timer;
 pub mod transport;
 mod typescript;
 

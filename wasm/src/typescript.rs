@@ -10,18 +10,33 @@ export interface LogEntry { id: number; created_at: string; name: string; messag
 /** What a visitor signs with. */
 export interface NewEntry { name: string; message: string }
 
+/** The third argument of `createClient`; other supabase-js options are accepted and ignored. */
+export interface ClientOptions {
+  /**
+   * How long one request (REST or auth) may take, headers and body, before it is aborted: a
+   * whole number of milliseconds from 1 to 2147483647 (default 30000). Anything else throws a
+   * TypeError with `code: "invalid_argument"`. A read that runs out of time is retried like a
+   * network error; a call that gives up on one fails with `code: "timeout"`.
+   */
+  requestTimeoutMs?: number;
+}
+
 /** Thrown by `createClient`: the messages are supabase-js's. */
 export interface ConfigError extends Error {
   name: "ConfigError";
   code: "url_required" | "url_invalid_scheme" | "url_malformed" | "key_required";
 }
 
-/** A failed call. `code` is PostgREST's (e.g. "42501", "PGRST205") or a client-side code. */
+/**
+ * A failed call. `code` is PostgREST's (e.g. "42501", "PGRST205") or a client-side code:
+ * "timeout" when the request was aborted after `requestTimeoutMs`.
+ */
 export interface LogbookError extends Error {
   name: "LogbookError";
-  code: "network_error" | "server_error" | "http_error" | "invalid_json" | "schema_mismatch" | (string & {});
-  /** HTTP status; 0 when the request never got a response. */
+  code: "network_error" | "timeout" | "server_error" | "http_error" | "invalid_json" | "schema_mismatch" | (string & {});
+  /** HTTP status; 0 when the request never got a (whole) response. */
   status: number;
+  /** Whether sending the same request again may succeed: network failures, timeouts, 5xx. */
   retryable: boolean;
   details: string | null;
   hint: string | null;
@@ -30,6 +45,13 @@ export interface LogbookError extends Error {
   field?: string | null;
   expected?: string;
   found?: string;
+  /**
+   * `signLogbook` only: whether the entry is in the table despite the failure. "not_stored":
+   * it is not (nothing was sent, the server refused it, or it was looked for and is not there),
+   * so signing again cannot double it; "unknown": the insert's answer was lost and looking for
+   * the entry failed too.
+   */
+  outcome?: "not_stored" | "unknown";
 }
 
 /** Thrown when an argument cannot be read (e.g. `signLogbook` without string name and message). */
@@ -50,7 +72,7 @@ export type ClientError = ConfigError | LogbookError | ArgumentError | InternalE
 #[cfg(feature = "auth")]
 #[wasm_bindgen(typescript_custom_section)]
 const AUTH_TYPES: &'static str = r#"
-/** The third argument of `createClient`; other supabase-js options are accepted and ignored. */
+/** The auth client's options (merged with `ClientOptions` above). */
 export interface ClientOptions {
   auth?: {
     /** Refresh the session in the background while the page is visible (default true). */
@@ -82,10 +104,13 @@ export interface AuthError extends Error {
     | "AuthRefreshDiscardedError";
   /** HTTP status (0 when fetch failed); undefined for AuthUnknownError. */
   status: number | undefined;
-  /** The server's error code, e.g. "mfa_verification_failed", "invalid_credentials". */
+  /**
+   * The server's error code, e.g. "mfa_verification_failed", "invalid_credentials"; "timeout"
+   * for an AuthRetryableFetchError whose request was aborted after `requestTimeoutMs`.
+   */
   code: "mfa_verification_failed" | "mfa_challenge_expired" | "mfa_factor_not_found" | "invalid_credentials"
-    | "weak_password" | "invalid_jwt" | (string & {}) | undefined;
-  /** True only for AuthRetryableFetchError (network failure, 500-504, 520-530). */
+    | "weak_password" | "invalid_jwt" | "timeout" | (string & {}) | undefined;
+  /** True only for AuthRetryableFetchError (network failure, timeout, 500-504, 520-530). */
   retryable: boolean;
   __isAuthError: true;
   /** AuthWeakPasswordError only: "length", "characters", "pwned". */

@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::outcome::{NetworkFailure, RawResponse};
+use crate::outcome::{NoResponse, RawResponse};
 
 /// `X-Supabase-Api-Version`, sent on every auth request and echoed by the server.
 pub const API_VERSION_HEADER: &str = "x-supabase-api-version";
@@ -24,6 +24,10 @@ pub enum AuthError {
     /// answered 500-504 or 520-530 (`AuthRetryableFetchError`): sending again may succeed.
     #[error("{message}")]
     RetryableFetch { message: String, status: u16 },
+    /// The request was aborted when its deadline passed. auth-js reports an aborted fetch as an
+    /// `AuthRetryableFetchError` with status 0; this one also has the code `timeout`.
+    #[error("request timed out after {after_ms} ms")]
+    Timeout { after_ms: u32 },
     /// The password was refused as weak (`AuthWeakPasswordError`, code `weak_password`).
     #[error("{message}")]
     WeakPassword {
@@ -61,7 +65,9 @@ impl AuthError {
     pub fn name(&self) -> &'static str {
         match self {
             AuthError::Api { .. } => "AuthApiError",
-            AuthError::RetryableFetch { .. } => "AuthRetryableFetchError",
+            AuthError::RetryableFetch { .. } | AuthError::Timeout { .. } => {
+                "AuthRetryableFetchError"
+            }
             AuthError::WeakPassword { .. } => "AuthWeakPasswordError",
             AuthError::SessionMissing => "AuthSessionMissingError",
             AuthError::InvalidTokenResponse { .. } => "AuthInvalidTokenResponseError",
@@ -82,6 +88,7 @@ impl AuthError {
             | AuthError::InvalidJwt { .. }
             | AuthError::InvalidCredentials => Some(400),
             AuthError::InvalidTokenResponse { .. } => Some(500),
+            AuthError::Timeout { .. } => Some(0),
             AuthError::RefreshDiscarded => Some(409),
             AuthError::Unknown { .. } => None,
         }
@@ -93,13 +100,17 @@ impl AuthError {
             AuthError::Api { code, .. } => code.as_deref(),
             AuthError::WeakPassword { .. } => Some("weak_password"),
             AuthError::InvalidJwt { .. } => Some("invalid_jwt"),
+            AuthError::Timeout { .. } => Some("timeout"),
             _ => None,
         }
     }
 
     /// Whether sending the same request again may succeed: only `AuthRetryableFetchError`.
     pub fn retryable(&self) -> bool {
-        matches!(self, AuthError::RetryableFetch { .. })
+        matches!(
+            self,
+            AuthError::RetryableFetch { .. } | AuthError::Timeout { .. }
+        )
     }
 
     /// Why a password is weak (`length`, `characters`, `pwned`); empty for other errors.
@@ -117,7 +128,7 @@ pub fn is_retryable_status(status: u16) -> bool {
 }
 
 /// The parsed JSON body of a 2xx response, or the classified failure.
-pub fn expect_json(response: Result<RawResponse, NetworkFailure>) -> Result<Value, AuthError> {
+pub fn expect_json(response: Result<RawResponse, NoResponse>) -> Result<Value, AuthError> {
     let response = expect_ok(response)?;
     // auth-js hands a JSON parse failure to `handleError`, which sees no Response and so reports
     // a retryable fetch error with status 0.
@@ -128,10 +139,15 @@ pub fn expect_json(response: Result<RawResponse, NetworkFailure>) -> Result<Valu
 }
 
 /// The 2xx response itself (its body unread, as `noResolveJson`), or the classified failure.
-pub fn expect_ok(response: Result<RawResponse, NetworkFailure>) -> Result<RawResponse, AuthError> {
-    let response = response.map_err(|failure| AuthError::RetryableFetch {
-        message: failure.message,
-        status: 0,
+pub fn expect_ok(response: Result<RawResponse, NoResponse>) -> Result<RawResponse, AuthError> {
+    let response = response.map_err(|failure| match failure {
+        NoResponse::Network(failure) => AuthError::RetryableFetch {
+            message: failure.message,
+            status: 0,
+        },
+        NoResponse::TimedOut(timeout) => AuthError::Timeout {
+            after_ms: timeout.ms(),
+        },
     })?;
     if (200..=299).contains(&response.status) {
         Ok(response)
@@ -274,6 +290,8 @@ fn legacy_weak_password_reasons(object: &Map<String, Value>) -> Option<Vec<Strin
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::outcome::NetworkFailure;
+    use crate::request_timeout::RequestTimeout;
 
     fn current(status: u16, body: &str) -> RawResponse {
         RawResponse::new(status, body).with_header(API_VERSION_HEADER, API_VERSION)
@@ -393,7 +411,8 @@ mod tests {
     fn network_failures_are_retryable_with_status_zero() {
         let error = expect_json(Err(NetworkFailure {
             message: "TypeError: Failed to fetch".into(),
-        }))
+        }
+        .into()))
         .unwrap_err();
         assert_eq!(
             error,
@@ -402,6 +421,17 @@ mod tests {
                 status: 0
             }
         );
+    }
+
+    #[test]
+    fn timeouts_are_retryable_fetch_errors_with_the_code_timeout() {
+        let timeout = RequestTimeout::from_ms(200.0).unwrap();
+        let error = expect_ok(Err(NoResponse::TimedOut(timeout))).unwrap_err();
+        assert_eq!(error, AuthError::Timeout { after_ms: 200 });
+        assert_eq!(error.name(), "AuthRetryableFetchError");
+        assert_eq!((error.status(), error.code()), (Some(0), Some("timeout")));
+        assert!(error.retryable());
+        assert_eq!(error.to_string(), "request timed out after 200 ms");
     }
 
     #[test]

@@ -1,15 +1,28 @@
-//! The `auth` part of `createClient`'s options, with supabase-js's defaults.
+//! `createClient`'s options as the npm build reads them (serde), with supabase-js's defaults for
+//! the `auth` part. The page's build has no auth and reads `requestTimeoutMs` alone.
 
 use serde::Deserialize;
 
 use super::refresh_policy::RefreshPolicy;
+use crate::request_timeout::{json_number, timer_delay_ms, RequestTimeout, RequestTimeoutError};
 
-/// `createClient(url, key, options)`; only `auth` is read, other supabase-js options are ignored.
+/// `createClient(url, key, options)`; only `auth` and `requestTimeoutMs` are read, other
+/// supabase-js options are ignored.
 #[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ClientOptions {
     #[serde(default)]
     pub auth: AuthOptions,
+    /// The deadline of every request, REST and auth (default 30 000 ms).
+    #[serde(default)]
+    pub request_timeout_ms: Option<f64>,
+}
+
+impl ClientOptions {
+    /// The validated `requestTimeoutMs`, or the default.
+    pub fn request_timeout(&self) -> Result<RequestTimeout, RequestTimeoutError> {
+        RequestTimeout::from_option(self.request_timeout_ms)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -42,8 +55,7 @@ impl Default for AuthOptions {
     "autoRefreshTickMs must be a whole number of milliseconds from 1 to 2147483647, found {found}"
 )]
 pub struct TickLengthError {
-    /// The value as JSON writes it (`NaN` as `null`); formatting floats with `Display` would
-    /// pull a second float printer into the wasm bundle.
+    /// The value as JSON writes it (`NaN` as `null`).
     pub found: String,
 }
 
@@ -53,13 +65,10 @@ impl AuthOptions {
         let Some(tick_ms) = self.auto_refresh_tick_ms else {
             return Ok(RefreshPolicy::default());
         };
-        // Browsers take timer delays as 32-bit signed integers.
-        let whole = tick_ms.fract() == 0.0 && (1.0..=f64::from(i32::MAX)).contains(&tick_ms);
-        whole
-            .then(|| RefreshPolicy::with_tick_ms(tick_ms as u32))
-            .flatten()
+        timer_delay_ms(tick_ms)
+            .and_then(RefreshPolicy::with_tick_ms)
             .ok_or_else(|| TickLengthError {
-                found: serde_json::Value::from(tick_ms).to_string(),
+                found: json_number(tick_ms),
             })
     }
 }
@@ -93,6 +102,22 @@ mod tests {
         assert!(!options.auth.auto_refresh_token && !options.auth.persist_session);
         assert_eq!(options.auth.storage_key.as_deref(), Some("k"));
         assert_eq!(options.auth.refresh_policy().unwrap().tick_ms(), 250);
+        assert_eq!(options.request_timeout().unwrap().ms(), 30_000);
+    }
+
+    #[test]
+    fn the_request_timeout_is_read_beside_auth() {
+        let options: ClientOptions =
+            serde_json::from_value(json!({"requestTimeoutMs": 1500})).unwrap();
+        assert_eq!(options.request_timeout().unwrap().ms(), 1500);
+        assert_eq!(options.auth, AuthOptions::default());
+        let options: ClientOptions =
+            serde_json::from_value(json!({"requestTimeoutMs": null})).unwrap();
+        assert_eq!(options.request_timeout().unwrap().ms(), 30_000);
+        let options: ClientOptions =
+            serde_json::from_value(json!({"requestTimeoutMs": 0})).unwrap();
+        assert_eq!(options.request_timeout().unwrap_err().found, "0.0");
+        assert!(serde_json::from_value::<ClientOptions>(json!({"requestTimeoutMs": "5"})).is_err());
     }
 
     #[test]

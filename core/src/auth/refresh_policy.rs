@@ -355,6 +355,9 @@ mod tests {
             status: 502,
         };
         assert!(policy.should_retry(0, &gateway, NOW, NOW));
+        // A request aborted at its deadline is network trouble too.
+        let timeout = AuthError::Timeout { after_ms: 30_000 };
+        assert!(policy.should_retry(0, &timeout, NOW, NOW));
         for error in [
             refused(),
             AuthError::SessionMissing,
@@ -388,5 +391,7 @@ mod tests {
         assert!(remove_session_after_failure(&refused(), None, NOW));
         // Network trouble never signs the user out.
         assert!(!remove_session_after_failure(&network(), expired, NOW));
+        let timeout = AuthError::Timeout { after_ms: 30_000 };
+        assert!(!remove_session_after_failure(&timeout, expired, NOW));
     }
 }

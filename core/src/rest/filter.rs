@@ -14,6 +14,11 @@ impl Builder {
         self.filter(column, "neq", value)
     }
 
+    /// `column=gt.value`
+    pub fn gt(self, column: &str, value: &str) -> Self {
+        self.filter(column, "gt", value)
+    }
+
     fn filter(mut self, column: &str, operator: &str, value: &str) -> Self {
         self.queries
             .push((column.to_owned(), format!("{operator}.{value}")));
@@ -35,10 +40,11 @@ mod tests {
             .eq("name", "a,b&c d")
             .neq("id", "1")
             .eq("name", "x")
+            .gt("id", "41")
             .build();
         assert_eq!(
             request.url,
-            "https://h/rest/v1/t?select=*&name=eq.a%2Cb%26c+d&id=neq.1&name=eq.x"
+            "https://h/rest/v1/t?select=*&name=eq.a%2Cb%26c+d&id=neq.1&name=eq.x&id=gt.41"
         );
     }
 }

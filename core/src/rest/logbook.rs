@@ -4,7 +4,7 @@ use crate::config::ClientConfig;
 use crate::entry::NewEntry;
 use crate::entry_list::EntryList;
 use crate::http::HttpRequest;
-use crate::outcome::{expect_success, LogbookError, NetworkFailure, RawResponse};
+use crate::outcome::{expect_success, LogbookError, NoResponse, RawResponse};
 use crate::rest::Postgrest;
 
 pub const TABLE: &str = "geocache_logs";
@@ -39,7 +39,7 @@ pub fn sign_logbook_request(config: &ClientConfig, bearer: &str, entry: &NewEntr
 
 /// The validated entries, newest first whatever order the server used.
 pub fn list_entries_outcome(
-    response: Result<RawResponse, NetworkFailure>,
+    response: Result<RawResponse, NoResponse>,
 ) -> Result<EntryList, LogbookError> {
     let response = expect_success(response)?;
     let status = response.status;
@@ -47,9 +47,8 @@ pub fn list_entries_outcome(
 }
 
 /// Success or the classified failure; the insert's body (empty with `return=minimal`) is not read.
-pub fn sign_logbook_outcome(
-    response: Result<RawResponse, NetworkFailure>,
-) -> Result<(), LogbookError> {
+/// Whether a failed insert may still have been stored is [`super::signing`]'s question.
+pub fn sign_logbook_outcome(response: Result<RawResponse, NoResponse>) -> Result<(), LogbookError> {
     expect_success(response).map(drop)
 }
 
@@ -57,6 +56,7 @@ pub fn sign_logbook_outcome(
 mod tests {
     use super::*;
     use crate::http::Method;
+    use crate::outcome::NetworkFailure;
 
     const KEY: &str = "eyJhbGciOiJIUzI1NiJ9.anon.sig";
 
@@ -125,7 +125,7 @@ mod tests {
         );
     }
 
-    fn ok(status: u16, body: &str) -> Result<RawResponse, NetworkFailure> {
+    fn ok(status: u16, body: &str) -> Result<RawResponse, NoResponse> {
         Ok(RawResponse::new(status, body))
     }
 
@@ -156,7 +156,8 @@ mod tests {
 
         let error = list_entries_outcome(Err(NetworkFailure {
             message: "refused".into(),
-        }))
+        }
+        .into()))
         .unwrap_err();
         assert_eq!(error.code(), "network_error");
     }

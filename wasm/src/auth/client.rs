@@ -22,13 +22,17 @@ use wasm_bindgen_futures::spawn_local;
 use super::auto_refresh::AutoRefresh;
 use super::events::{AuthChangeEvent, Subscribers};
 use super::storage::SessionStore;
-use crate::{js, transport};
+use crate::js;
+use crate::transport::Transport;
 
 /// One refresh request shared by everyone who asks while it runs.
 pub(super) type Flight = Shared<LocalBoxFuture<'static, Result<Session, AuthError>>>;
 
 pub struct AuthClient {
     pub(super) api: AuthApi,
+    /// The client's transport: auth requests share the REST calls' deadline, but keep auth-js's
+    /// own retries (only the session refresh is retried).
+    pub(super) transport: Transport,
     pub(super) policy: RefreshPolicy,
     pub(super) auto_refresh_token: bool,
     store: SessionStore,
@@ -47,7 +51,11 @@ pub(super) fn now_ms() -> f64 {
 }
 
 impl AuthClient {
-    pub fn new(config: &ClientConfig, options: &AuthOptions) -> Result<Rc<Self>, TickLengthError> {
+    pub fn new(
+        config: &ClientConfig,
+        options: &AuthOptions,
+        transport: Transport,
+    ) -> Result<Rc<Self>, TickLengthError> {
         let policy = options.refresh_policy()?;
         let key = options
             .storage_key
@@ -55,6 +63,7 @@ impl AuthClient {
             .unwrap_or_else(|| config.storage_key().to_owned());
         Ok(Rc::new(AuthClient {
             api: AuthApi::new(config),
+            transport,
             policy,
             auto_refresh_token: options.auto_refresh_token,
             store: SessionStore::new(key, options.persist_session),
@@ -183,7 +192,7 @@ impl AuthClient {
     ) -> Result<SessionResponse, AuthError> {
         self.ready().await;
         let request = self.api.sign_up(credentials)?;
-        let data = expect_json(transport::send(&request).await)?;
+        let data = expect_json(self.transport.send(&request).await)?;
         let response = parse_session_response(&data, now_ms())?;
         if let Some(session) = &response.session {
             self.save_session(session);
@@ -198,7 +207,7 @@ impl AuthClient {
     ) -> Result<SessionResponse, AuthError> {
         self.ready().await;
         let request = self.api.sign_in_with_password(credentials)?;
-        let data = expect_json(transport::send(&request).await)?;
+        let data = expect_json(self.transport.send(&request).await)?;
         let response = parse_session_response(&data, now_ms())?;
         let Some(session) = &response.session else {
             return Err(AuthError::InvalidTokenResponse { reason: None });
@@ -218,7 +227,7 @@ impl AuthClient {
         };
         if let Some(session) = session {
             let request = self.api.sign_out(&session.access_token, scope);
-            match expect_ok(transport::send(&request).await) {
+            match expect_ok(self.transport.send(&request).await) {
                 Ok(_)
                 | Err(AuthError::SessionMissing)
                 | Err(AuthError::Api {
@@ -246,7 +255,7 @@ impl AuthClient {
             },
         };
         let result = async {
-            let data = expect_json(transport::send(&self.api.get_user(&jwt)).await)?;
+            let data = expect_json(self.transport.send(&self.api.get_user(&jwt)).await)?;
             // `data.user ?? data`
             let user = match data.get("user") {
                 Some(user) if !user.is_null() => user,

@@ -18,13 +18,13 @@ use super::client::{now_ms, AuthClient};
 use super::events::AuthChangeEvent;
 use super::result::{respond, NO_DATA};
 use crate::error::ClientError;
-use crate::{js, transport};
+use crate::js;
 
 impl AuthClient {
     pub async fn enroll(self: &Rc<Self>, params: &EnrollParams) -> Result<Enrolled, AuthError> {
         let jwt = self.session_jwt().await?;
         let request = self.api.mfa().enroll(jwt.as_deref(), params);
-        parse_enrolled(&expect_json(transport::send(&request).await)?, params)
+        parse_enrolled(&expect_json(self.transport.send(&request).await)?, params)
     }
 
     pub async fn unenroll(
@@ -33,7 +33,7 @@ impl AuthClient {
     ) -> Result<Unenrolled, AuthError> {
         let jwt = self.session_jwt().await?;
         let request = self.api.mfa().unenroll(jwt.as_deref(), params);
-        parse_unenrolled(&expect_json(transport::send(&request).await)?)
+        parse_unenrolled(&expect_json(self.transport.send(&request).await)?)
     }
 
     pub async fn challenge(
@@ -42,7 +42,7 @@ impl AuthClient {
     ) -> Result<Challenge, AuthError> {
         let jwt = self.session_jwt().await?;
         let request = self.api.mfa().challenge(jwt.as_deref(), params);
-        parse_challenge(&expect_json(transport::send(&request).await)?)
+        parse_challenge(&expect_json(self.transport.send(&request).await)?)
     }
 
     /// Saves the aal2 session the server answers with (MFA_CHALLENGE_VERIFIED) and returns the
@@ -50,7 +50,7 @@ impl AuthClient {
     pub async fn verify(self: &Rc<Self>, params: &VerifyParams) -> Result<Value, AuthError> {
         let jwt = self.session_jwt().await?;
         let request = self.api.mfa().verify(jwt.as_deref(), params);
-        let data = expect_json(transport::send(&request).await)?;
+        let data = expect_json(self.transport.send(&request).await)?;
         let session = parse_verified(&data, now_ms())?;
         self.save_session(&session);
         self.notify(AuthChangeEvent::MfaChallengeVerified, Some(&session));

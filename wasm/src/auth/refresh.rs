@@ -11,7 +11,6 @@ use gloo_timers::future::TimeoutFuture;
 
 use super::client::{now_ms, AuthClient};
 use super::events::AuthChangeEvent;
-use crate::transport;
 
 impl AuthClient {
     /// A new session for `refresh_token`, joining the refresh in flight if there is one.
@@ -98,7 +97,7 @@ impl AuthClient {
             if attempt > 0 {
                 TimeoutFuture::new(RefreshPolicy::retry_delay_ms(attempt)).await;
             }
-            let result = expect_json(transport::send(&request).await)
+            let result = expect_json(self.transport.send(&request).await)
                 .and_then(|data| parse_session_response(&data, now_ms()))
                 .and_then(|response| response.session.ok_or(AuthError::SessionMissing));
             match result {

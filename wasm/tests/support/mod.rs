@@ -1,7 +1,8 @@
 //! Helpers shared by the auth browser tests (each test file is its own crate and uses a subset).
 #![allow(dead_code)]
 
-use geocache_client::{create_client, transport, Client, ClientError};
+use geocache_client::transport::Transport;
+use geocache_client::{create_client, Client, ClientError};
 use geocache_core::{HttpRequest, Method};
 use gloo_timers::future::TimeoutFuture;
 use js_sys::{Array, Function, Object, Reflect, JSON};
@@ -60,7 +61,7 @@ pub fn client_with(storage_key: &str, auth: &[(&str, JsValue)]) -> Client {
     create_client(
         Some(emulator.url.into()),
         Some(emulator.anon_key.into()),
-        Some(options.unchecked_into()),
+        options,
     )
     .expect("emulator config is valid")
 }
@@ -201,7 +202,10 @@ pub async fn sms_outbox() -> Vec<JsValue> {
         ],
         body: None,
     };
-    let response = transport::send(&request).await.expect("outbox reachable");
+    let response = Transport::default()
+        .send(&request)
+        .await
+        .expect("outbox reachable");
     assert_eq!(response.status, 200, "{}", response.body);
     array(JSON::parse(&response.body).expect("outbox JSON"))
 }

@@ -4,7 +4,9 @@ import {
   createClient,
   parseEntriesForBenchmark,
   type AuthError,
+  type ClientOptions,
   type Factor,
+  type LogbookError,
   type LogEntry,
   type Session,
   type User,
@@ -13,6 +15,9 @@ import {
 export async function usage(): Promise<void> {
   const client = createClient("http://127.0.0.1:54321", "anon", { auth: { autoRefreshTickMs: 1000 } });
   createClient("http://127.0.0.1:54321", "anon").dispose();
+  const options: ClientOptions = { requestTimeoutMs: 10_000, auth: { persistSession: false } };
+  createClient("http://127.0.0.1:54321", "anon", options).dispose();
+  createClient("http://127.0.0.1:54321", "anon", { requestTimeoutMs: 5_000 }).dispose();
   {
     using disposable = createClient("http://127.0.0.1:54321", "anon", { auth: { persistSession: false } });
     void disposable.auth;
@@ -83,6 +88,16 @@ export async function usage(): Promise<void> {
   const parsed: number = parseEntriesForBenchmark(new TextEncoder().encode("[]"));
   void parsed;
 
+  try {
+    await client.signLogbook({ name: "Ann", message: "Found it!" });
+  } catch (caught) {
+    const error = caught as LogbookError;
+    if (error.code === "timeout" || error.code === "network_error") void error.retryable;
+    // Safe to sign again only when the entry is known not to be stored.
+    const outcome: "not_stored" | "unknown" | undefined = error.outcome;
+    void outcome;
+  }
+
   // @ts-expect-error the list is read by index, not indexed like an array
   void entries[0];
   // @ts-expect-error webauthn factors are not supported by this client
@@ -95,4 +110,9 @@ export async function usage(): Promise<void> {
   await mfa.challenge({ channel: "sms" });
   // @ts-expect-error the tick is a number of milliseconds
   createClient("http://h", "k", { auth: { autoRefreshTickMs: "fast" } });
+  // @ts-expect-error the request timeout is a number of milliseconds
+  createClient("http://h", "k", { requestTimeoutMs: "30s" });
+  // @ts-expect-error an outcome is one of two words
+  const wrongOutcome: LogbookError["outcome"] = "stored";
+  void wrongOutcome;
 }
