@@ -45,6 +45,47 @@ const noSharedToFeatures = {
   message: 'Shared code (config, content, testing, ...) must not depend on features or the app.',
 };
 
+// ---- Text is never HTML: no API that parses a string as markup, anywhere in the repository ----
+// (The prerendered teaser is React's renderToStaticMarkup written into index.html by a build-time string
+// transform, app/build/prerender-teaser.ts: no DOM sink, so nothing below needs an exception for it.)
+
+const NO_HTML = 'Text is never HTML: build elements (React, or createElement + textContent) instead of parsing markup.';
+
+/** no-restricted-syntax selectors: markup sinks the property rule and react/no-danger do not see. */
+const htmlSinkSyntax = [
+  {
+    // React.createElement / cloneElement props, spreads: what react/no-danger does not see.
+    selector: "Property[key.name='dangerouslySetInnerHTML'], Property[key.value='dangerouslySetInnerHTML']",
+    message: NO_HTML,
+  },
+  { selector: "JSXAttribute[name.name=/^srcdoc$/i]", message: `${NO_HTML} (An iframe's srcdoc is parsed as HTML.)` },
+  {
+    // window.document.write(...), globalThis.document.writeln(...)
+    selector: "MemberExpression[object.property.name='document'][property.name=/^write(ln)?$/]",
+    message: NO_HTML,
+  },
+];
+
+const htmlSinkProperties = [
+  ...['innerHTML', 'outerHTML', 'insertAdjacentHTML', 'createContextualFragment', 'setHTMLUnsafe', 'parseHTMLUnsafe'].map(
+    (property) => ({ property, message: NO_HTML }),
+  ),
+  { object: 'document', property: 'write', message: NO_HTML },
+  { object: 'document', property: 'writeln', message: NO_HTML },
+];
+
+const noHtmlSinks = {
+  name: 'all/text-is-never-html',
+  files: [JS, TS],
+  plugins: { react },
+  rules: {
+    // On every component, not only DOM elements: a component that forwards the prop is a sink too.
+    'react/no-danger': ['error', { customComponentNames: ['*'] }],
+    'no-restricted-properties': ['error', ...htmlSinkProperties],
+    'no-restricted-syntax': ['error', ...htmlSinkSyntax],
+  },
+};
+
 const restrict = (paths, patterns) => ({
   'no-restricted-imports': ['error', { paths, patterns }],
 });
@@ -86,9 +127,11 @@ const appBoundaries = [
     name: 'app/boundaries/features/too-deep',
     files: [`app/src/features/*/${'*/'.repeat(FEATURE_DEPTHS.length)}**/*.{ts,tsx}`],
     rules: {
+      // States the whole list: a later block's options replace an earlier one's (the HTML sinks above).
       'no-restricted-syntax': [
         'error',
         { selector: 'Program', message: `Keep features at most ${FEATURE_DEPTHS.length} folders deep.` },
+        ...htmlSinkSyntax,
       ],
     },
   },
@@ -135,11 +178,7 @@ module.exports = defineConfig(
   },
   { name: 'app/react-jsx-runtime', files: ['app/src/**/*.{ts,tsx}'], ...react.configs.flat['jsx-runtime'] },
   { name: 'app/react-hooks', files: ['app/src/**/*.{ts,tsx}'], ...reactHooks.configs.flat['recommended-latest'] },
-  {
-    name: 'app/text-is-never-html',
-    files: ['app/src/**/*.{ts,tsx}'],
-    rules: { 'react/no-danger': 'error' },
-  },
+  noHtmlSinks,
   ...appBoundaries,
 
   // Node: tool configs, scripts and tests (the Playwright specs also run in Node).

@@ -2,7 +2,8 @@
 // @ts-check
 // `npm run build`: set up the toolchain, build the wasm package, then the static page into app/dist (`vite build`;
 // extra arguments are passed on, e.g. `npm run build -- --outDir /tmp/site`). The page's configuration is read
-// at build time from VITE_SUPABASE_URL, VITE_SUPABASE_ANON_KEY and VITE_LOGBOOK_OPEN (or app/.env files).
+// at build time from VITE_SUPABASE_URL, VITE_SUPABASE_ANON_KEY, VITE_LOGBOOK_OPEN and VITE_REQUEST_TIMEOUT_MS (or
+// app/.env files).
 // Node built-ins only: node_modules may not exist yet.
 import { createLauncher } from './lib/launcher.mjs';
 import { appDir, viteBinary } from './lib/repo.mjs';

@@ -33,7 +33,7 @@ launcher.run(async () => {
   try {
     await buildApp({
       outDir,
-      env: pageEnv(backend, config.logbookOpen),
+      env: pageEnv(backend, config),
       onOutput: launcher.prefixed('build'),
       onSpawn: launcher.trackStep,
     });

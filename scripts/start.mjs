@@ -25,7 +25,7 @@ launcher.run(async () => {
 
   const vite = await startVite({
     port: config.pagePort,
-    env: pageEnv(backend, config.logbookOpen),
+    env: pageEnv(backend, config),
     detached: true,
     onSpawn: launcher.track,
     onOutput: launcher.prefixed('vite'),

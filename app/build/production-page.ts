@@ -1,4 +1,5 @@
 import type { Plugin } from 'vite';
+import { readRequestTimeout } from '../src/config/request-timeout.ts';
 import { clientConfigError } from './client-config.ts';
 import { contentSecurityPolicy } from './csp.ts';
 
@@ -12,7 +13,8 @@ export interface ProductionPageOptions {
 /**
  * `vite build` only: injects the Content-Security-Policy meta tag (connections allowed to the configured backend's
  * origin), and checks the build-time configuration with the page's own wasm client, printing the client's error
- * as a warning when the logbook is open but could not connect (the page would log it as "Error fetching logs:").
+ * as a warning when the logbook is open but could not connect (the page would log it as "Error fetching logs:"). The
+ * page's own setting VITE_REQUEST_TIMEOUT_MS is checked the same way, with the page's own rule.
  */
 export function productionPage({ clientPackageDir }: ProductionPageOptions): Plugin {
   let policy = '';
@@ -38,6 +40,16 @@ export function productionPage({ clientPackageDir }: ProductionPageOptions): Plu
         );
       } else if (configError !== null) {
         logger.info(`geocache: the logbook is closed (teaser only); before opening it, fix its configuration: ${configError}`);
+      }
+      const requestTimeout = readRequestTimeout(env.VITE_REQUEST_TIMEOUT_MS);
+      if (!requestTimeout.ok && logbookOpen) {
+        logger.warn(
+          `geocache: the logbook is open (VITE_LOGBOOK_OPEN=true) but the page rejects its configuration: ${requestTimeout.error.message}\n` +
+            'geocache: visitors will see an empty logbook and the console will show "Error fetching logs:" with this error. ' +
+            'Set REQUEST_TIMEOUT_MS (VITE_REQUEST_TIMEOUT_MS) to a number of milliseconds, or leave it unset for the default of 30 s.',
+        );
+      } else if (!requestTimeout.ok) {
+        logger.info(`geocache: the logbook is closed (teaser only); before opening it, fix its configuration: ${requestTimeout.error.message}`);
       }
       logger.info(`geocache: logbook ${logbookOpen ? 'open' : 'closed (teaser)'}; backend ${backendOrigin ?? 'none'}`);
       logger.info(`geocache: Content-Security-Policy: ${policy}`);

@@ -19,6 +19,7 @@ import { repoRoot } from './repo.mjs';
  * @property {{ url: string, anonKey: string } | null} hosted   SUPABASE_URL and SUPABASE_ANON_KEY, when both are set
  * @property {string} dataDir
  * @property {string | undefined} logbookOpen                   LOGBOOK_OPEN as given ("true" opens the logbook)
+ * @property {string | undefined} requestTimeoutMs              REQUEST_TIMEOUT_MS as given (the page validates it)
  */
 
 export const DEFAULT_EMULATOR_PORT = 54321;
@@ -73,6 +74,7 @@ export function createLauncher(command) {
         hosted: url !== undefined && anonKey !== undefined ? { url, anonKey } : null,
         dataDir: path.resolve(env.GEOCACHE_DATA_DIR?.trim() || path.join(repoRoot, '.data')),
         logbookOpen: env.LOGBOOK_OPEN,
+        requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
       };
     } catch (error) {
       return fail(/** @type {Error} */ (error).message);
@@ -244,10 +246,18 @@ export function createLauncher(command) {
 }
 
 /**
- * The `VITE_*` variables the page is built or served with.
+ * The `VITE_*` variables the page is built or served with. An unset variable is passed as undefined, which removes
+ * one inherited from the environment: the launcher's own variables decide.
  * @param {{ url: string, anonKey: string }} backend
- * @param {string | undefined} logbookOpen
+ * @param {Pick<LaunchConfig, 'logbookOpen' | 'requestTimeoutMs'>} config
  */
-export function pageEnv(backend, logbookOpen) {
-  return { VITE_SUPABASE_URL: backend.url, VITE_SUPABASE_ANON_KEY: backend.anonKey, VITE_LOGBOOK_OPEN: logbookOpen };
+export function pageEnv(backend, { logbookOpen, requestTimeoutMs }) {
+  return {
+    VITE_SUPABASE_URL: backend.url,
+    VITE_SUPABASE_ANON_KEY: backend.anonKey,
+    VITE_LOGBOOK_OPEN: logbookOpen,
+    // Passed as given: the page's src/config/env.ts is the one place that decides what is valid (a positive whole
+    // number of milliseconds; unset or empty leaves the client's 30 s default) and reports anything else.
+    VITE_REQUEST_TIMEOUT_MS: requestTimeoutMs,
+  };
 }

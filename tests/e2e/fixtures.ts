@@ -42,6 +42,8 @@ interface Fixtures {
   logbookOpen: boolean;
   /** Configuration left empty for this test's page (it must then report the client's own error). */
   missingConfig: PageConfigVariable | null;
+  /** VITE_REQUEST_TIMEOUT_MS for this test's page; null leaves it unset (the client's default). */
+  requestTimeoutMs: number | null;
   /** Set by the tests that provoke a CSP violation on purpose; any other violation fails the test. */
   expectCspViolations: boolean;
   stack: Stack;
@@ -63,13 +65,19 @@ interface WorkerFixtures {
 }
 
 /** The page's build-time configuration for a test. */
-function pageEnv(emulator: { url: string; anonKey: string }, logbookOpen: boolean, missing: PageConfigVariable | null) {
+function pageEnv(
+  emulator: { url: string; anonKey: string },
+  logbookOpen: boolean,
+  missing: PageConfigVariable | null,
+  requestTimeoutMs: number | null,
+) {
   const env: Record<string, string> = {
     VITE_SUPABASE_URL: emulator.url,
     VITE_SUPABASE_ANON_KEY: emulator.anonKey,
     VITE_LOGBOOK_OPEN: String(logbookOpen),
   };
   if (missing !== null) env[missing] = '';
+  if (requestTimeoutMs !== null) env.VITE_REQUEST_TIMEOUT_MS = String(requestTimeoutMs);
   return env;
 }
 
@@ -77,6 +85,7 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
   pageServer: ['dev', { option: true, scope: 'worker' }],
   logbookOpen: [true, { option: true }],
   missingConfig: [null, { option: true }],
+  requestTimeoutMs: [null, { option: true }],
   expectCspViolations: [false, { option: true }],
 
   productionSite: [
@@ -109,14 +118,14 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     { scope: 'worker' },
   ],
 
-  stack: async ({ logbookOpen, missingConfig, pageServer, productionSite }, use, testInfo) => {
+  stack: async ({ logbookOpen, missingConfig, requestTimeoutMs, pageServer, productionSite }, use, testInfo) => {
     const output: string[] = [];
     const log = (name: string) => (line: string) => output.push(`[${name}] ${line}`);
     const port = pageServer === 'production' ? await productionSite.backendPort() : 0;
     const emulator = await startEmulator({ port, db: ':memory:', onOutput: log('emulator') });
     let vite: RunningVite | undefined;
     try {
-      const env = pageEnv(emulator, logbookOpen, missingConfig);
+      const env = pageEnv(emulator, logbookOpen, missingConfig, requestTimeoutMs);
       vite =
         pageServer === 'production'
           ? await startVitePreview({ outDir: await productionSite.build(env), port: await findFreePort(), onOutput: log('preview') })

@@ -1,13 +1,17 @@
-import { render, screen } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { getClient } from '@/features/logbook/api/client';
 import { fakeEntryList } from '@/features/logbook/api/fake-entry-list';
+import type { EntryList, LogEntry } from '@/features/logbook/api/list-entries';
+import { expectConsoleErrors } from '@/testing/console';
 import { App } from './App';
+import { rootOptions } from './render-app';
 
 const loaded = vi.hoisted(() => ({ logbook: false }));
 
 vi.mock('@/config/env', () => ({
-  env: { logbookOpen: true, supabaseUrl: 'http://127.0.0.1:54321', supabaseAnonKey: 'anon' },
+  env: { logbookOpen: true, supabaseUrl: 'http://127.0.0.1:54321', supabaseAnonKey: 'anon', requestTimeoutMs: undefined, configError: null },
 }));
 vi.mock('@/features/logbook/components/logbook', async (importOriginal) => {
   loaded.logbook = true;
@@ -15,17 +19,55 @@ vi.mock('@/features/logbook/components/logbook', async (importOriginal) => {
 });
 vi.mock('@/features/logbook/api/client', () => ({ getClient: vi.fn() }));
 
+const listEntries = vi.fn<() => Promise<EntryList>>();
+const listNewestEntries = vi.fn<(count: number) => Promise<EntryList>>();
+
+beforeEach(() => {
+  listEntries.mockReset();
+  // The first screen never arrives: the whole list decides what is shown.
+  listNewestEntries.mockReset().mockReturnValue(new Promise(() => undefined));
+  vi.mocked(getClient).mockReturnValue({ listEntries, listNewestEntries } as unknown as ReturnType<typeof getClient>);
+});
+
+const ann: LogEntry = { id: 1, created_at: '2024-05-01T10:00:00+00:00', name: 'Ann', message: 'First!' };
+
 describe('App with the logbook open (LOGBOOK_OPEN=true)', () => {
   it('loads the logbook lazily and shows it instead of the teaser', async () => {
-    const listEntries = vi.fn(() => Promise.resolve(fakeEntryList([])));
-    const listNewestEntries = vi.fn(() => Promise.resolve(fakeEntryList([])));
-    vi.mocked(getClient).mockReturnValue({ listEntries, listNewestEntries } as unknown as ReturnType<typeof getClient>);
+    listEntries.mockResolvedValue(fakeEntryList([]));
     expect(loaded.logbook).toBe(false);
 
-    render(<App />);
+    render(<App />, rootOptions);
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Geocache Signing Page' })).toBeVisible();
     expect(loaded.logbook).toBe(true);
     expect(listEntries).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('App when the logbook throws while rendering', () => {
+  it('shows the title and "could not be shown" instead of a blank page, logs the error, and "Try again" shows it again', async () => {
+    // The wasm client trapping while a row is read, as a panic or an out-of-bounds access would.
+    const trap = new WebAssembly.RuntimeError('unreachable');
+    const broken = Object.assign(fakeEntryList([ann]), {
+      name: () => {
+        throw trap;
+      },
+    });
+    listEntries.mockResolvedValueOnce(broken);
+    render(<App />, rootOptions);
+
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('The logbook could not be shown.'));
+    expectConsoleErrors([['Error showing the logbook:', trap]]);
+    expect(screen.getByRole('heading', { level: 1, name: 'Geocache Signing Page' })).toBeVisible();
+    expect(screen.queryByRole('textbox')).not.toBeInTheDocument();
+
+    listEntries.mockResolvedValueOnce(fakeEntryList([ann]));
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+
+    await waitFor(() => expect(screen.getAllByTestId('log-entry')).toHaveLength(1));
+    expect(screen.getByTestId('log-entry')).toHaveTextContent('Ann');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(screen.getByLabelText('Name:')).toBeEnabled();
+    expect(listEntries).toHaveBeenCalledTimes(2);
   });
 });

@@ -6,10 +6,17 @@ let loaded: ComponentType | undefined;
 /**
  * Loads the logbook's code (and with it the wasm client) once. main.tsx starts it before React has
  * loaded, so the page usually has it by its first render; nothing imports it while the logbook is
- * closed.
+ * closed. A failed load (network, 404, Content-Security-Policy) is forgotten once it has settled, so
+ * the next call imports again.
  */
 export function loadLogbook(): Promise<ComponentType> {
-  loading ??= import('@/features/logbook/components/logbook').then(({ Logbook }) => (loaded = Logbook));
+  loading ??= import('@/features/logbook/components/logbook').then(
+    ({ Logbook }) => (loaded = Logbook),
+    (error: unknown) => {
+      loading = undefined;
+      throw error;
+    },
+  );
   return loading;
 }
 

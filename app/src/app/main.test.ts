@@ -1,4 +1,7 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { takeConsoleErrors } from '@/testing/console';
 
 // Each factory runs only if its module is imported, so these record what the entry point loaded.
 const loaded = vi.hoisted(() => ({ renderApp: 0, prefetch: 0 }));
@@ -9,37 +12,73 @@ const prefetchLogEntries = vi.hoisted(() => vi.fn());
 
 vi.mock('@/config/env', () => ({ env }));
 vi.mock('./load-logbook', () => ({ loadLogbook }));
-vi.mock('./render-app', () => {
-  loaded.renderApp += 1;
-  return { renderApp };
-});
-vi.mock('@/features/logbook/api/list-entries', () => {
-  loaded.prefetch += 1;
-  return { prefetchLogEntries };
-});
+
+/** Set by a test: the next imports of these modules fail (a chunk that could not be fetched). */
+const failures: { renderApp: Error | null; listEntries: Error | null } = { renderApp: null, listEntries: null };
+
+/**
+ * The two modules main.tsx imports lazily. Registered afresh for each test (a factory's module is kept until
+ * then), once (registrations are applied asynchronously); a factory that throws is run again on the next import.
+ */
+function mockLazyModules() {
+  vi.doMock('./render-app', () => {
+    if (failures.renderApp) throw failures.renderApp;
+    loaded.renderApp += 1;
+    return { renderApp };
+  });
+  vi.doMock('@/features/logbook/api/list-entries', () => {
+    if (failures.listEntries) throw failures.listEntries;
+    loaded.prefetch += 1;
+    return { prefetchLogEntries };
+  });
+}
 
 beforeEach(() => {
   vi.resetModules();
+  mockLazyModules();
   Object.assign(loaded, { renderApp: 0, prefetch: 0 });
+  Object.assign(failures, { renderApp: null, listEntries: null });
   renderApp.mockReset();
   prefetchLogEntries.mockReset();
-  loadLogbook.mockClear();
+  loadLogbook.mockReset().mockResolvedValue(() => null);
 });
 afterEach(() => {
   document.body.replaceChildren();
 });
 
-/** Runs main.tsx against this body and lets its dynamic imports settle. */
-async function start(body: string) {
-  document.body.innerHTML = body;
+/** Runs main.tsx against a #root that is empty or holds the prerendered teaser, and lets its dynamic imports settle. */
+async function start(root: 'empty' | 'prerendered teaser') {
+  const mount = document.createElement('div');
+  mount.id = 'root';
+  if (root === 'prerendered teaser') {
+    const main = document.createElement('main');
+    main.className = 'teaser';
+    main.append(Object.assign(document.createElement('p'), { textContent: 'text' }));
+    mount.append(main);
+  }
+  document.body.append(mount);
   await import('./main');
   await vi.waitFor(() => new Promise((resolve) => setTimeout(resolve, 10)));
+  return mount;
+}
+
+function fetchFailure(chunk: string) {
+  return new TypeError(`Failed to fetch dynamically imported module: http://127.0.0.1:5173/assets/${chunk}.js`);
+}
+
+/** The one console.error call made since the last claim: its label, and the error the module loader was given. */
+function loggedFailure() {
+  const calls = takeConsoleErrors();
+  expect(calls).toHaveLength(1);
+  const [label, error] = calls[0] ?? [];
+  // Vitest wraps what a module factory throws; a browser passes the import's own error.
+  return { label, cause: error instanceof Error ? error.cause : undefined };
 }
 
 describe('the entry point', () => {
   it('leaves a prerendered teaser alone and loads neither React nor the logbook', async () => {
     env.logbookOpen = false;
-    await start('<div id="root"><main class="teaser"><p>text</p></main></div>');
+    await start('prerendered teaser');
     expect(loaded).toEqual({ renderApp: 0, prefetch: 0 });
     expect(loadLogbook).not.toHaveBeenCalled();
     expect(document.querySelector('main')).toHaveTextContent('text');
@@ -47,7 +86,7 @@ describe('the entry point', () => {
 
   it('renders the teaser with React when it was not prerendered', async () => {
     env.logbookOpen = false;
-    await start('<div id="root"></div>');
+    await start('empty');
     await vi.waitFor(() => expect(renderApp).toHaveBeenCalledExactlyOnceWith(document.getElementById('root')));
     expect(loaded.prefetch).toBe(0);
     expect(loadLogbook).not.toHaveBeenCalled();
@@ -55,9 +94,57 @@ describe('the entry point', () => {
 
   it('with the logbook open, loads its code and starts its first load while React loads, and renders the page', async () => {
     env.logbookOpen = true;
-    await start('<div id="root"></div>');
+    await start('empty');
     expect(loadLogbook).toHaveBeenCalledTimes(1);
     await vi.waitFor(() => expect(prefetchLogEntries).toHaveBeenCalledTimes(1));
     await vi.waitFor(() => expect(renderApp).toHaveBeenCalledExactlyOnceWith(document.getElementById('root')));
+  });
+
+  it('leaves a failed early load of the logbook to the page (no unhandled rejection, nothing logged here)', async () => {
+    env.logbookOpen = true;
+    loadLogbook.mockRejectedValue(fetchFailure('logbook'));
+    failures.listEntries = fetchFailure('list-entries');
+    await start('empty');
+    await vi.waitFor(() => expect(renderApp).toHaveBeenCalledTimes(1));
+    expect(prefetchLogEntries).not.toHaveBeenCalled();
+    // An unhandled rejection would fail the run; an unclaimed console.error fails the test.
+  });
+});
+
+describe('the entry point when React cannot be loaded', () => {
+  it('with the logbook open, shows its title and a message in #root, logs the error, and tries again', async () => {
+    env.logbookOpen = true;
+    const failure = fetchFailure('render-app');
+    failures.renderApp = failure;
+    const root = await start('empty');
+
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('The logbook could not be loaded.'));
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Geocache Signing Page');
+    expect(loggedFailure()).toEqual({ label: 'Error loading the page:', cause: failure });
+    expect(renderApp).not.toHaveBeenCalled();
+
+    // Still failing: the message stays, and the new failure is logged.
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(takeConsoleErrors()).toHaveLength(1));
+    expect(screen.getByRole('alert')).toHaveTextContent('The logbook could not be loaded.');
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeEnabled();
+
+    failures.renderApp = null;
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(renderApp).toHaveBeenCalledExactlyOnceWith(root));
+    // The message is cleared before React renders into #root.
+    expect(root).toBeEmptyDOMElement();
+  });
+
+  it('with the teaser not prerendered, says the page could not be loaded', async () => {
+    env.logbookOpen = false;
+    const failure = fetchFailure('render-app');
+    failures.renderApp = failure;
+    await start('empty');
+
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('The page could not be loaded.'));
+    expect(screen.queryByRole('heading')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeEnabled();
+    expect(loggedFailure()).toEqual({ label: 'Error loading the page:', cause: failure });
   });
 });

@@ -1,5 +1,6 @@
 import { env } from '@/config/env';
 import { loadLogbook } from './load-logbook';
+import { FAILURE_TEXT, LOGBOOK_TITLE, showPageFailure } from './page-failure';
 import './global.css';
 // Linked from index.html by the build, so the prerendered teaser's first paint is styled.
 import '@/features/teaser/components/teaser.css';
@@ -13,9 +14,32 @@ if (!root) throw new Error('index.html has no #root element');
 if (env.logbookOpen || !root.firstElementChild) {
   if (env.logbookOpen) {
     // Loads the logbook's code and the wasm client while React loads, and starts the first request
-    // as soon as the client is ready, instead of after React has rendered the logbook.
-    void loadLogbook();
-    void import('@/features/logbook/api/list-entries').then(({ prefetchLogEntries }) => prefetchLogEntries());
+    // as soon as the client is ready, instead of after React has rendered the logbook. If either
+    // fails, the logbook's own load (App.tsx) tries again and reports it.
+    loadLogbook().catch(() => undefined);
+    import('@/features/logbook/api/list-entries').then(
+      ({ prefetchLogEntries }) => prefetchLogEntries(),
+      () => undefined,
+    );
   }
-  void import('./render-app').then(({ renderApp }) => renderApp(root));
+  renderPage(root);
+}
+
+/** Loads React and renders the page; if that fails, says so in `root` (as text) and offers to try again. */
+function renderPage(root: HTMLElement): void {
+  import('./render-app').then(
+    ({ renderApp }) => {
+      // Clears a failure shown before.
+      root.replaceChildren();
+      renderApp(root);
+    },
+    (error: unknown) => {
+      console.error('Error loading the page:', error);
+      showPageFailure(root, {
+        title: env.logbookOpen ? LOGBOOK_TITLE : null,
+        text: env.logbookOpen ? FAILURE_TEXT.logbookNotLoaded : FAILURE_TEXT.pageNotLoaded,
+        onRetry: () => renderPage(root),
+      });
+    },
+  );
 }

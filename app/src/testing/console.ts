@@ -31,6 +31,17 @@ export function expectConsoleErrors(expected: readonly (readonly unknown[])[]): 
   consoleError.mockClear();
 }
 
+/**
+ * Returns the console.error calls made since the last claim and claims them, for a test that must look
+ * into an error it did not create (e.g. one a module loader wrapped).
+ */
+export function takeConsoleErrors(): unknown[][] {
+  if (!consoleError) throw new Error('console.error is not being captured');
+  const calls = [...consoleError.mock.calls];
+  consoleError.mockClear();
+  return calls;
+}
+
 function formatCall(args: readonly unknown[]): string {
   return args.map((arg) => (arg instanceof Error ? (arg.stack ?? String(arg)) : String(arg))).join(' ');
 }

@@ -1,17 +1,26 @@
 import { createClient } from 'geocache-client';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { AppEnv } from '@/config/env';
 
-const env = vi.hoisted(() => ({ logbookOpen: true, supabaseUrl: '', supabaseAnonKey: '' }));
+const env = vi.hoisted(() => ({}) as { -readonly [K in keyof AppEnv]: AppEnv[K] });
 vi.mock('@/config/env', () => ({ env }));
 vi.mock('geocache-client', () => ({ createClient: vi.fn() }));
 
 beforeEach(() => {
   vi.resetModules();
   vi.mocked(createClient).mockReset();
+  Object.assign(env, { logbookOpen: true, supabaseUrl: '', supabaseAnonKey: '', requestTimeoutMs: undefined, configError: null });
 });
 
 async function freshClientModule() {
   return await import('./client');
+}
+
+function pageConfigError() {
+  return Object.assign(new Error('VITE_REQUEST_TIMEOUT_MS must be a whole number of milliseconds ... (got "30s").'), {
+    name: 'ConfigError' as const,
+    code: 'request_timeout_invalid' as const,
+  });
 }
 
 describe('getClient', () => {
@@ -28,11 +37,21 @@ describe('getClient', () => {
 
     expect(getClient()).toBe(client);
     expect(getClient()).toBe(client);
+    // No request timeout configured: no options, so the client's own default applies.
     expect(createClient).toHaveBeenCalledExactlyOnceWith('http://127.0.0.1:54321', 'anon-key');
   });
 
+  it('passes a configured request timeout as { requestTimeoutMs }', async () => {
+    Object.assign(env, { supabaseUrl: 'http://127.0.0.1:54321', supabaseAnonKey: 'anon-key', requestTimeoutMs: 5000 });
+    const client = { listEntries: vi.fn() };
+    vi.mocked(createClient).mockReturnValue(client as unknown as ReturnType<typeof createClient>);
+    const { getClient } = await freshClientModule();
+
+    expect(getClient()).toBe(client);
+    expect(createClient).toHaveBeenCalledExactlyOnceWith('http://127.0.0.1:54321', 'anon-key', { requestTimeoutMs: 5000 });
+  });
+
   it('throws the ConfigError to its caller and tries again next time', async () => {
-    Object.assign(env, { supabaseUrl: '', supabaseAnonKey: '' });
     const error = Object.assign(new Error('supabaseUrl is required.'), { name: 'ConfigError', code: 'url_required' });
     vi.mocked(createClient).mockImplementation(() => {
       throw error;
@@ -43,5 +62,15 @@ describe('getClient', () => {
     expect(() => getClient()).toThrow(error);
     expect(createClient).toHaveBeenCalledTimes(2);
     expect(createClient).toHaveBeenCalledWith('', '');
+  });
+
+  it("throws the page's own ConfigError (an invalid request timeout) as it would the client's, creating no client", async () => {
+    const error = pageConfigError();
+    Object.assign(env, { supabaseUrl: 'http://127.0.0.1:54321', supabaseAnonKey: 'anon-key', configError: error });
+    const { getClient } = await freshClientModule();
+
+    expect(() => getClient()).toThrow(error);
+    expect(() => getClient()).toThrow(error);
+    expect(createClient).not.toHaveBeenCalled();
   });
 });
