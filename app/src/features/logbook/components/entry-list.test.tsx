@@ -1,8 +1,10 @@
 import { act, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeEntryList } from '../api/fake-entry-list';
 import type { LogEntry } from '../api/list-entries';
 import { EntryList } from './entry-list';
+import { MESSAGE_LIMIT, NAME_LIMIT } from './user-text';
 import './logbook.css';
 
 const localFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
@@ -89,7 +91,6 @@ describe('EntryList', () => {
       ['a right-to-left override', '\u202Eevil.exe\u202C and שלום עולם'],
       ['zero-width characters', 'a\u200Bb\u200Cc\u200Dd\uFEFFe'],
       ['emoji and combining marks', '🧭📦 👩‍👩‍👧 e\u0301'],
-      ['10,000 characters without a break', huge],
       ['newlines and runs of spaces', '  line one\n\n    line   three  '],
       ['an HTML entity', '&lt;b&gt;not bold&lt;/b&gt; &amp;'],
     ];
@@ -108,6 +109,21 @@ describe('EntryList', () => {
       // Exactly the elements harmless text gets: nothing was parsed out of the input.
       expect(tags(container)).toEqual(plainTags);
       expect(container.querySelectorAll('img, script, b')).toHaveLength(0);
+    });
+
+    it('cuts a 10,000-character name and message until asked, then shows them whole, as text', async () => {
+      const user = userEvent.setup();
+      const text = `${huge}<img src=x onerror=alert(1)>`;
+      const { container } = render(<EntryList entries={fakeEntryList([entry(1, text, text)])} />);
+      const card = screen.getByTestId('log-entry');
+      expect(parts(card).name.textContent).toBe('x'.repeat(NAME_LIMIT));
+      expect(parts(card).message.textContent).toBe('x'.repeat(MESSAGE_LIMIT));
+
+      await user.click(within(card).getByRole('button', { name: 'Show the whole name' }));
+      await user.click(within(card).getByRole('button', { name: 'Show the whole message' }));
+      expect(parts(card).name.textContent).toBe(text);
+      expect(parts(card).message.textContent).toBe(text);
+      expect(container.querySelectorAll('img, script')).toHaveLength(0);
     });
 
     it('gives user text its own direction, so right-to-left names and messages render as written', () => {

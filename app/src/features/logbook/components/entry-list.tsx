@@ -1,6 +1,7 @@
 import { memo, useMemo, useState, useSyncExternalStore } from 'react';
 import { measureElement, useWindowVirtualizer } from '@tanstack/react-virtual';
 import type { EntryRows } from '../api/list-entries';
+import { MESSAGE_LIMIT, NAME_LIMIT, UserText } from './user-text';
 
 // Created once: the viewer's locale and time zone, e.g. "Jan 1, 2024, 1:00 PM".
 const localTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
@@ -26,7 +27,7 @@ interface EntryListProps {
  * One card per entry. Only the cards in and near the window are in the document (the page scrolls
  * as a whole; the rest of the list is padding of its measured or estimated height), and a card
  * whose entry did not change is not rendered again. User text is rendered as text only, with its
- * own direction.
+ * own direction, and a very long one is cut until asked for (UserText).
  */
 export function EntryList({ entries }: EntryListProps) {
   const [list, setList] = useState<HTMLUListElement | null>(null);
@@ -137,16 +138,12 @@ const EntryContent = memo(function EntryContent({ name, createdAt, message }: En
   return (
     <>
       <div className="entry-meta">
-        <span className="entry-name user-text" dir="auto">
-          {name}
-        </span>
+        <UserText as="span" className="entry-name" text={name} limit={NAME_LIMIT} what="name" />
         <time className="entry-time" dateTime={createdAt}>
           {formatCreatedAt(createdAt)}
         </time>
       </div>
-      <p className="entry-message user-text" dir="auto">
-        {message}
-      </p>
+      <UserText as="p" className="entry-message" text={message} limit={MESSAGE_LIMIT} what="message" />
     </>
   );
 });
