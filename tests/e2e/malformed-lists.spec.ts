@@ -1,0 +1,117 @@
+// The malformed-list corpus (tests/fixtures/malformed-lists/cases.json) in the browser: each body is served as the
+// 200 answer to both reads of the list, and the page must log "Error fetching logs:" with an Error carrying the
+// manifest's code, index and field, throw nothing, and still show the logbook (heading and form) with an empty list.
+// core/tests/malformed_lists.rs replays the same corpus against the Rust parser.
+import type { ConsoleMessage } from '@playwright/test';
+import { expect, logbookPage, test } from './fixtures.ts';
+import { malformedLists, type ExpectedError } from '../fixtures/corpora.mjs';
+
+test.skip(({ pageServer }) => pageServer === 'production', 'the corpus tests the client, which both builds share: dev server only');
+
+/** The newest screenful and the whole list are both read from this table. */
+const TABLE_URL = '**/rest/v1/geocache_logs*';
+
+/** A console.error call as the page made it. */
+interface LoggedCall {
+  label: unknown;
+  error: { isError: boolean; name: string; code: unknown; status: unknown; index: unknown; field: unknown } | 'no error argument';
+}
+
+/** What one case did to the page. */
+interface Observed {
+  /** Every distinct console.error call (React's StrictMode runs the first load twice in development). */
+  calls: LoggedCall[];
+  pageErrors: string[];
+  headingVisible: boolean;
+  formUsable: boolean;
+  entries: number;
+}
+
+function wanted(expected: ExpectedError): Observed {
+  return {
+    calls: [
+      {
+        label: 'Error fetching logs:',
+        error: { isError: true, name: 'LogbookError', code: expected.code, status: 200, index: expected.index, field: expected.field },
+      },
+    ],
+    pageErrors: [],
+    headingVisible: true,
+    formUsable: true,
+    entries: 0,
+  };
+}
+
+/**
+ * A console.error call made by the document at `/?case=<marker>`, read at once (the next case navigates away);
+ * undefined for other calls, such as a late one from the previous case's document.
+ */
+async function readCall(message: ConsoleMessage, marker: string): Promise<LoggedCall | undefined> {
+  const [label, error] = message.args();
+  if (message.type() !== 'error' || label === undefined) return undefined;
+  const call = await label
+    .evaluate(
+      (labelValue: unknown, [value, marker]: readonly [unknown, string]) => {
+        if (new URLSearchParams(location.search).get('case') !== marker) return undefined;
+        if (value === undefined) return { label: labelValue, error: 'no error argument' as const };
+        const fields = value as { code?: unknown; status?: unknown; index?: unknown; field?: unknown };
+        return {
+          label: labelValue,
+          error: {
+            isError: value instanceof Error,
+            name: value instanceof Error ? value.name : typeof value,
+            code: fields.code,
+            status: fields.status,
+            // The client leaves index and field out for invalid_json; the manifest writes null.
+            index: fields.index ?? null,
+            field: fields.field ?? null,
+          },
+        };
+      },
+      [error, marker] as const,
+    )
+    // A document that is gone is not this case's.
+    .catch(() => undefined);
+  return call ?? undefined;
+}
+
+test('every malformed list is reported with its code, index and field, and the page stays usable', async ({ page, record }) => {
+  const cases = malformedLists();
+  expect(cases.length).toBeGreaterThanOrEqual(50);
+  // Routing turns the browser cache off, so each case reloads the dev server's modules: about half a second a case,
+  // and over ten seconds for the 50 MiB body (served to each read), on two cores shared with builds.
+  test.setTimeout(240_000);
+
+  let body: Buffer = Buffer.alloc(0);
+  await page.route(TABLE_URL, (route) =>
+    route.request().method() === 'GET' ? route.fulfill({ status: 200, contentType: 'application/json', body }) : route.continue(),
+  );
+  let marker = '';
+  let calls: Promise<LoggedCall | undefined>[] = [];
+  page.on('console', (message) => calls.push(readCall(message, marker)));
+
+  const logbook = logbookPage(page);
+  const observed: Record<string, Observed> = {};
+  const expected: Record<string, Observed> = {};
+  for (const [index, malformed] of cases.entries()) {
+    body = malformed.body();
+    marker = String(index);
+    calls = [];
+    await page.goto(`/?case=${marker}`, { waitUntil: 'commit' });
+    record.pageErrors.length = 0;
+    const logged = async () => (await Promise.all(calls)).filter((call) => call !== undefined);
+    await expect
+      .poll(async () => (await logged()).length, { timeout: malformed.generated ? 30_000 : 10_000, intervals: [25] })
+      .toBeGreaterThan(0)
+      .catch(() => undefined);
+    observed[malformed.name] = {
+      calls: [...new Map((await logged()).map((call) => [JSON.stringify(call), call])).values()],
+      pageErrors: record.pageErrors.map((error) => error.message),
+      headingVisible: await logbook.heading.isVisible(),
+      formUsable: (await logbook.name.isEditable()) && (await logbook.message.isEditable()) && (await logbook.submit.isEnabled()),
+      entries: await logbook.entries.count(),
+    };
+    expected[malformed.name] = wanted(malformed.expected);
+  }
+  expect(observed).toEqual(expected);
+});
