@@ -1,0 +1,360 @@
+// A visitor's session on the open logbook while the emulator injects faults: signs and reloads, waiting for what the
+// page reports rather than for fixed times, and a journal of what the page requested and logged to decide what the
+// page must show after each step.
+import type { ConsoleMessage, Page, Request } from '@playwright/test';
+import { expect, logbookPage } from './fixtures.ts';
+import { TABLE_PATH } from './fault-plan.ts';
+
+export interface Entry {
+  name: string;
+  message: string;
+}
+
+export type SignOutcome = 'success' | 'failure';
+
+/** How a faulted list read ends: retried until it loads, or reported with the list kept. */
+export type Loads = 'retried' | 'not retried';
+
+/**
+ * What a table request was for: the page's two list reads ("all": the whole list; "newest": its first screen),
+ * the client's other reads (the insert's watermark and check), or the insert.
+ */
+export type CallKind = 'all' | 'newest' | 'other read' | 'insert';
+
+interface TableCall {
+  kind: CallKind;
+  /** Which document sent it: counts main-frame navigations, so a reload starts a new life. */
+  life: number;
+  /** Its place in the journal when it was sent, and when it ended (undefined until then). */
+  sentAt: number;
+  endedAt?: number;
+  /** "ok": a 2xx (for reads, with a JSON array body); "bad": anything else, network failures included. */
+  result?: 'ok' | 'bad';
+  /** For a network failure, Chromium's error (net::ERR_ABORTED for a request the page or a navigation cancelled). */
+  failure?: string;
+}
+
+/** The error a console.error call passed, as plain data (read when it was logged: a reload destroys it). */
+export interface LoggedError {
+  isError: boolean;
+  name: string;
+  code: unknown;
+  status: unknown;
+}
+
+interface ConsoleLine {
+  life: number;
+  at: number;
+  /** The page's label, e.g. "Error fetching logs:". */
+  label: string;
+  error: Promise<LoggedError>;
+}
+
+export const FETCH_ERROR = 'Error fetching logs:';
+export const INSERT_ERROR = 'Error inserting log:';
+
+/**
+ * How many whole-list reads one page load sends in the dev project: the prefetch started by main.tsx, taken by the
+ * logbook's first mount, and a second load from StrictMode's repeated mount effect (which the page then shows).
+ */
+const WHOLE_LIST_READS_PER_PAGE_LOAD = 2;
+
+/** Long enough for a read's three retries (1 + 2 + 4 s back-off) plus a few short request timeouts. */
+const SETTLE_TIMEOUT_MS = 30_000;
+
+function callKind(request: Request): CallKind | undefined {
+  const url = new URL(request.url());
+  if (url.pathname !== TABLE_PATH) return undefined;
+  if (request.method() === 'POST') return 'insert';
+  if (request.method() !== 'GET') return undefined;
+  const params = [...url.searchParams.keys()].sort().join(',');
+  const listing = url.searchParams.get('select') === '*' && url.searchParams.get('order') === 'created_at.desc';
+  if (listing && params === 'order,select') return 'all';
+  if (listing && params === 'limit,order,select') return 'newest';
+  return 'other read';
+}
+
+/** The entries the page shows, top to bottom. */
+export async function shownEntries(page: Page): Promise<(Entry & { createdAt: string })[]> {
+  const cards = await page.getByTestId('log-entry').evaluateAll((elements) =>
+    elements.map((card) => ({
+      index: Number(card.getAttribute('data-index')),
+      name: card.querySelector('.entry-name')?.textContent ?? '',
+      message: card.querySelector('.entry-message')?.textContent ?? '',
+      createdAt: card.querySelector('time')?.getAttribute('datetime') ?? '',
+    })),
+  );
+  return cards.sort((a, b) => a.index - b.index).map(({ name, message, createdAt }) => ({ name, message, createdAt }));
+}
+
+async function shownTexts(page: Page): Promise<Entry[]> {
+  return (await shownEntries(page)).map(({ name, message }) => ({ name, message }));
+}
+
+/** Newest first, as the page must show them. */
+function newestFirst(entries: readonly Entry[]): Entry[] {
+  return [...entries].reverse();
+}
+
+export class FaultSession {
+  readonly page: Page;
+  /** Every entry whose sign the page reported as a success, in signing order. */
+  readonly signed: Entry[] = [];
+  /** How each load the test waited for ended, in order: the page's own reloads after signs and page loads. */
+  readonly loads: ('loaded' | 'failed')[] = [];
+  private readonly calls: TableCall[] = [];
+  private readonly lines: ConsoleLine[] = [];
+  private life = 0;
+  private journal = 0;
+  private readonly started = Date.now();
+  /** Milliseconds since the session started, per journal position: for the journal's text. */
+  private readonly times: number[] = [];
+
+  constructor(page: Page) {
+    this.page = page;
+    const sent = new Map<Request, TableCall>();
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame()) this.life += 1;
+    });
+    page.on('request', (request) => {
+      const kind = callKind(request);
+      if (kind === undefined) return;
+      const call: TableCall = { kind, life: this.life, sentAt: this.tick() };
+      sent.set(request, call);
+      this.calls.push(call);
+    });
+    page.on('requestfailed', (request) => {
+      const call = sent.get(request);
+      if (call) Object.assign(call, { endedAt: this.tick(), result: 'bad', failure: request.failure()?.errorText });
+    });
+    page.on('requestfinished', (request) => {
+      const call = sent.get(request);
+      if (!call) return;
+      const endedAt = this.tick();
+      void judge(request, call.kind).then((result) => Object.assign(call, { endedAt, result }));
+    });
+    page.on('console', (message) => {
+      if (message.type() !== 'error') return;
+      const label = [FETCH_ERROR, INSERT_ERROR].find((candidate) => message.text().startsWith(candidate));
+      if (label === undefined) return;
+      const error = loggedError(message);
+      // Awaited by `loggedErrors`; until then a failure must not count as unhandled.
+      error.catch(() => undefined);
+      this.lines.push({ life: this.life, at: this.tick(), label, error });
+    });
+  }
+
+  /** The next journal position. */
+  private tick(): number {
+    this.journal += 1;
+    this.times[this.journal] = Date.now() - this.started;
+    return this.journal;
+  }
+
+  /** Records, in every document of the page, each change in the number of entry cards. */
+  static async sampleCardCounts(page: Page): Promise<void> {
+    await page.addInitScript(() => {
+      const counts: number[] = [];
+      (window as unknown as { __cardCounts: number[] }).__cardCounts = counts;
+      new MutationObserver(() => {
+        const count = document.querySelectorAll('[data-testid="log-entry"]').length;
+        if (counts[counts.length - 1] !== count) counts.push(count);
+      }).observe(document, { childList: true, subtree: true });
+    });
+  }
+
+  /** The card counts this document has shown so far, in order (see `sampleCardCounts`). */
+  async cardCounts(): Promise<number[]> {
+    return this.page.evaluate(() => (window as unknown as { __cardCounts?: number[] }).__cardCounts ?? []);
+  }
+
+  /** How many console.error calls with a label the page made after journal position `since` (all documents). */
+  private loggedLabels(label: typeof FETCH_ERROR | typeof INSERT_ERROR, since = 0): number {
+    return this.lines.filter((line) => line.label === label && line.at > since).length;
+  }
+
+  /** The errors logged with a label, in order. */
+  async loggedErrors(label: typeof FETCH_ERROR | typeof INSERT_ERROR): Promise<LoggedError[]> {
+    return Promise.all(this.lines.filter((line) => line.label === label).map((line) => line.error));
+  }
+
+  fetchErrors(since = 0): number {
+    return this.loggedLabels(FETCH_ERROR, since);
+  }
+
+  insertErrors(since = 0): number {
+    return this.loggedLabels(INSERT_ERROR, since);
+  }
+
+  /** Table requests of the given kind sent after `since` by the current document. */
+  sent(kind: CallKind, since = 0): TableCall[] {
+    return this.calls.filter((call) => call.kind === kind && call.life === this.life && call.sentAt > since);
+  }
+
+  /**
+   * Inserts the page saw fail, and how many of them the client followed with a read of the table (its check of
+   * whether the insert landed) before the sign's outcome was logged or shown.
+   */
+  failedInserts(): { failed: number; checked: number } {
+    const failed = this.calls.filter((call) => call.kind === 'insert' && call.result === 'bad');
+    const checked = failed.filter((insert) =>
+      this.calls.some((call) => call.kind === 'other read' && call.life === insert.life && call.sentAt > insert.sentAt),
+    );
+    return { failed: failed.length, checked: checked.length };
+  }
+
+  /** All table requests of a kind, every document: for checks on the order in which answers arrived. */
+  allSent(kind: CallKind): readonly TableCall[] {
+    return this.calls.filter((call) => call.kind === kind);
+  }
+
+  /** The table requests and logged errors so far, one line each in journal order: attached to failed tests. */
+  journalText(): string {
+    const events = [
+      ...this.calls.map((call) => ({ at: call.sentAt, text: `life ${call.life} sent ${call.kind}` })),
+      ...this.calls.map((call) => ({
+        at: call.endedAt ?? Infinity,
+        text: `life ${call.life} ended ${call.kind} (sent at ${call.sentAt}): ${call.result ?? 'unanswered'}${call.failure ? ` ${call.failure}` : ''}`,
+      })),
+      ...this.lines.map((line) => ({ at: line.at, text: `life ${line.life} logged ${line.label}` })),
+    ];
+    return events
+      .sort((a, b) => a.at - b.at)
+      .map((event) => `${event.at} ${this.times[event.at] ?? '-'} ms: ${event.text}`)
+      .join('\n');
+  }
+
+  /**
+   * Reads the page saw fail: an error status, a bad body or a network failure (not counting requests cancelled by
+   * a reload, nor Chromium's own resends, which the page never sees).
+   */
+  failedReads(): number {
+    return this.calls.filter((call) => call.kind !== 'insert' && call.result === 'bad' && call.failure !== 'net::ERR_ABORTED').length;
+  }
+
+  /** The page's entries, newest first, as they must be shown: every successful sign. */
+  expected(): Entry[] {
+    return newestFirst(this.signed);
+  }
+
+  /** Opens the logbook and waits for its first load (see `reload`). */
+  async open(loads: Loads): Promise<void> {
+    const since = this.journal;
+    await this.page.goto('/');
+    await this.settlePageLoad(since, loads);
+  }
+
+  /**
+   * Signs through the form and waits until the page reports the outcome: the fields cleared (success), or the
+   * typed text kept with "Error inserting log:" logged (failure).
+   */
+  async sign(entry: Entry): Promise<{ outcome: SignOutcome; since: number }> {
+    const logbook = logbookPage(this.page);
+    await logbook.name.fill(entry.name);
+    await logbook.message.fill(entry.message);
+    const since = this.journal;
+    await logbook.submit.click();
+    let outcome: SignOutcome | 'pending' = 'pending';
+    await expect
+      .poll(
+        async () => {
+          const [name, message, enabled] = [await logbook.name.inputValue(), await logbook.message.inputValue(), await logbook.submit.isEnabled()];
+          if (name === '' && message === '') outcome = 'success';
+          else if (enabled && this.insertErrors(since) > 0 && name === entry.name && message === entry.message) outcome = 'failure';
+          return outcome;
+        },
+        { timeout: 45_000, intervals: [50], message: `the page reports the sign of ${entry.name} as a success or a failure` },
+      )
+      .not.toBe('pending');
+    const reported = outcome as SignOutcome;
+    if (reported === 'success') {
+      expect(this.insertErrors(since), `${entry.name}: a success logs no insert error`).toBe(0);
+      this.signed.push(entry);
+    } else {
+      expect(this.insertErrors(since), `${entry.name}: a failure logs "Error inserting log:" once`).toBe(1);
+    }
+    return { outcome: reported, since };
+  }
+
+  /**
+   * After a sign (from journal position `since`): a success reloads the list, a failure leaves it as it was.
+   * "retried": the load must end showing every successful entry. "not retried": the load's whole-list read decides:
+   * a good one shows every entry, a bad one is logged and leaves the list as it was before the sign.
+   */
+  async settleAfterSign(outcome: SignOutcome, since: number, before: Entry[], loads: Loads): Promise<void> {
+    if (outcome === 'failure') {
+      expect(await shownTexts(this.page), 'a failed sign leaves the list as it was').toEqual(before);
+      return;
+    }
+    const insert = this.sent('insert', since).at(-1);
+    if (insert === undefined) throw new Error('a successful sign sent no insert');
+    await this.settle({ since: insert.sentAt, wholeListReads: 1, kept: before, loads, what: 'the reload after a sign' });
+  }
+
+  /**
+   * Reloads the page and waits for its load. "not retried": if the whole list the page shows fails, the error is
+   * logged and the list is empty (there is nothing earlier to keep).
+   */
+  async reload(loads: Loads): Promise<void> {
+    const since = this.journal;
+    await this.page.reload();
+    await this.settlePageLoad(since, loads);
+  }
+
+  private async settlePageLoad(since: number, loads: Loads): Promise<void> {
+    await expect(logbookPage(this.page).heading).toBeVisible();
+    await this.settle({ since, wholeListReads: WHOLE_LIST_READS_PER_PAGE_LOAD, kept: [], loads, what: 'a page load' });
+  }
+
+  /**
+   * Waits until a load has ended: its whole-list reads answered and nothing else of this document in flight (so the
+   * next step does not cancel a read half-way), and the page showing what the latest whole-list answer implies.
+   */
+  private async settle({ since, wholeListReads, kept, loads, what }: { since: number; wholeListReads: number; kept: Entry[]; loads: Loads; what: string }) {
+    // The poll's value says why it is still waiting, so a timeout reports what the page was doing.
+    const state = async (): Promise<string> => {
+      const reads = this.sent('all', since);
+      const shown = await shownTexts(this.page);
+      const latest = reads.at(-1);
+      const inFlight = this.calls.filter((call) => call.life === this.life && call.result === undefined).length;
+      const seen = `pending: ${reads.length} whole-list reads (${reads.map((read) => read.result ?? 'unanswered').join(', ')}), ${inFlight} in flight, ${this.fetchErrors(since)} fetch errors, shown [${shown.map((entry) => entry.name).join(', ')}]`;
+      if (reads.length < wholeListReads || latest === undefined || inFlight > 0) return seen;
+      if (latest.result === 'ok') return equal(shown, this.expected()) ? 'loaded' : seen;
+      // A retried read may fail and be sent again: only a logged error ends the load then.
+      if (loads === 'retried' && this.fetchErrors(since) === 0) return seen;
+      return this.fetchErrors(since) > 0 && equal(shown, kept) ? 'failed' : seen;
+    };
+    let settled = '';
+    await expect
+      .poll(async () => (settled = await state()), { timeout: SETTLE_TIMEOUT_MS, message: `${what}: every entry shown, or the failed load logged and the list kept` })
+      .toMatch(/^(loaded|failed)$/);
+    if (loads === 'retried') expect(settled, `${what}: retried reads end in a load that shows every entry`).toBe('loaded');
+    this.loads.push(settled === 'failed' ? 'failed' : 'loaded');
+  }
+}
+
+async function loggedError(message: ConsoleMessage): Promise<LoggedError> {
+  const handle = message.args()[1];
+  if (handle === undefined) throw new Error(`the console call had no error argument: ${message.text()}`);
+  return handle.evaluate((value: unknown) => ({
+    isError: value instanceof Error,
+    name: value instanceof Error ? value.name : typeof value,
+    code: (value as { code?: unknown }).code,
+    status: (value as { status?: unknown }).status,
+  }));
+}
+
+async function judge(request: Request, kind: CallKind): Promise<'ok' | 'bad'> {
+  const response = await request.response();
+  if (response === null || response.status() < 200 || response.status() > 299) return 'bad';
+  if (kind === 'insert') return 'ok';
+  try {
+    return Array.isArray(JSON.parse((await response.body()).toString('utf8'))) ? 'ok' : 'bad';
+  } catch {
+    return 'bad';
+  }
+}
+
+function equal(shown: Entry[], expected: Entry[]): boolean {
+  return JSON.stringify(shown) === JSON.stringify(expected);
+}
