@@ -18,7 +18,7 @@ else
   bold='' red='' green='' reset=''
 fi
 
-known_steps=(fmt clippy clippy-wasm cargo-test build-wasm typecheck eslint vitest build-emulator wasm-browser conformance postgres production-build e2e)
+known_steps=(fmt clippy clippy-wasm cargo-test build-wasm typecheck eslint vitest bench-lib build-emulator wasm-browser conformance postgres production-build e2e)
 selected=("$@")
 for name in "${selected[@]}"; do
   [[ " ${known_steps[*]} " == *" $name "* ]] || die "unknown step '$name'; steps: ${known_steps[*]}"
@@ -137,6 +137,8 @@ wasm_browser_tests() {
   (
     use_wasm_toolchain
     WASM_BINDGEN_TEST_TIMEOUT=60 wasm-pack test --headless --chrome wasm
+    # The page's own build (wasm/pkg-logbook): no auth client, so only the logbook tests compile in.
+    WASM_BINDGEN_TEST_TIMEOUT=60 wasm-pack test --headless --chrome wasm --no-default-features
   ) || status=$?
   if [[ $status -ne 0 ]]; then
     printf 'Emulator output:\n' >&2
@@ -177,6 +179,8 @@ step build-wasm "wasm package (scripts/build-wasm.sh)" bash scripts/build-wasm.s
 step typecheck "TypeScript: app, tests, generated wasm/pkg types (tsc --noEmit)" npm run typecheck
 step eslint "ESLint" node_modules/.bin/eslint .
 step vitest "App component tests (Vitest)" npm test -w app
+# The benchmark's harness (statistics, targets, report); the measurements themselves are `npm run bench`.
+step bench-lib "Benchmark harness unit tests (node --test bench/lib)" node --test bench/lib/
 step build-emulator "Emulator binary (cargo build -p geocache-emulator)" cargo build -p geocache-emulator
 step wasm-browser "wasm-bindgen tests in headless Chromium against the emulator" wasm_browser_tests
 step conformance "Emulator conformance with @supabase/supabase-js (node --test)" \

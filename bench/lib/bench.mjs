@@ -71,7 +71,7 @@ export async function runBenchmark(options) {
   const emulator = await startEmulator({ binary: releaseEmulator, port: 0, db: path.join(temp, 'bench.sqlite3') });
   cleanups.push(() => emulator.stop());
   const backend = { url: emulator.url, anonKey: emulator.anonKey, serviceRoleKey: emulator.serviceRoleKey };
-  log(`release emulator at ${emulator.url} (pid ${emulator.child.pid})`);
+  log(`emulator at ${emulator.url} (pid ${emulator.child.pid})`);
 
   // Builds, with the emulator's URL and anon key baked in (one at a time: two cores).
   const pageEnv = { VITE_SUPABASE_URL: backend.url, VITE_SUPABASE_ANON_KEY: backend.anonKey };

@@ -9,7 +9,8 @@ import { exited } from '../../scripts/lib/processes.mjs';
 import { repoRoot } from '../../scripts/lib/repo.mjs';
 
 export const benchDir = path.join(repoRoot, 'bench');
-export const releaseEmulator = path.join(repoRoot, 'target', 'release', 'geocache-emulator');
+// Built with the workspace's `emulator` profile (Cargo.toml): opt-level 3, where `release` optimises the wasm for size.
+export const releaseEmulator = path.join(repoRoot, 'target', 'emulator', 'geocache-emulator');
 
 /**
  * Runs a command with its output shown; throws when it fails.
@@ -37,7 +38,7 @@ export async function prepare({ noBuild }) {
   else await step(`installing the benchmark's packages (npm ci --prefix bench: ${reason})`, 'npm', ['ci', '--prefix', benchDir, '--no-audit', '--no-fund']);
   if (noBuild) {
     for (const [file, how] of [
-      [releaseEmulator, 'cargo build --release -p geocache-emulator'],
+      [releaseEmulator, 'cargo build --profile emulator -p geocache-emulator'],
       [path.join(repoRoot, 'wasm', 'pkg', 'package.json'), 'bash scripts/build-wasm.sh'],
     ]) {
       if (!existsSync(file)) throw new Error(`--no-build: ${path.relative(repoRoot, file)} is missing (run \`${how}\`)`);
@@ -45,5 +46,5 @@ export async function prepare({ noBuild }) {
     return;
   }
   await step('building the wasm package (scripts/build-wasm.sh)', 'bash', [path.join(repoRoot, 'scripts', 'build-wasm.sh')]);
-  await step('building the release emulator', 'cargo', ['build', '--release', '-p', 'geocache-emulator']);
+  await step('building the emulator (cargo profile "emulator": opt-level 3)', 'cargo', ['build', '--profile', 'emulator', '-p', 'geocache-emulator']);
 }

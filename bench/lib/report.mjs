@@ -162,7 +162,7 @@ export function renderMarkdown(results) {
   if (results.load) {
     const { reads, inserts, entriesInTable, tool } = results.load;
     out.push(
-      `${tool}, ${reads.connections} connections, ${reads.durationSeconds} s each, release build, ${entriesInTable.toLocaleString('en')} entries in the table; ` +
+      `${tool}, ${reads.connections} connections, ${reads.durationSeconds} s each, opt-level 3 build, ${entriesInTable.toLocaleString('en')} entries in the table; ` +
         'the load tool runs on the same two cores.',
     );
     out.push('');

@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import './global.css';
+// Our page's own stylesheets and teaser text (never copies): the two pages look and read the same.
+import '../../../app/src/app/global.css';
 import { App } from './App';
 
 const root = document.getElementById('root');

@@ -1,5 +1,5 @@
-import { teaserParagraphs } from './teaser-text';
-import './teaser.css';
+import { teaserParagraphs } from '../../../app/src/content/teaser';
+import '../../../app/src/features/teaser/components/teaser.css';
 
 export function Teaser() {
   return (

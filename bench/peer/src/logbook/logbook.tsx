@@ -1,7 +1,7 @@
 import { EntryList } from './entry-list';
 import { useLogEntries } from './list-entries';
 import { SignForm } from './sign-form';
-import './logbook.css';
+import '../../../../app/src/features/logbook/components/logbook.css';
 
 export function Logbook() {
   const { entries, reload } = useLogEntries();
