@@ -8,75 +8,19 @@
 //! and signs with names no other test uses.
 #![allow(dead_code)]
 
+#[path = "../common/mod.rs"]
+mod common;
+pub use common::*;
+
 use std::future::Future;
 
 use geocache_client::transport::Transport;
 use geocache_client::{create_client, Client};
 use geocache_core::http::{percent_encode, Component};
 use geocache_core::{HttpRequest, Method};
-use js_sys::{Array, Function, Object, Reflect, JSON};
+use js_sys::{Array, Function, JSON};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-
-pub struct Emulator {
-    pub url: &'static str,
-    pub anon_key: &'static str,
-    pub service_role_key: &'static str,
-}
-
-/// The emulator the tests talk to, read at compile time (scripts/test.sh starts it).
-pub fn emulator() -> Emulator {
-    let set = |value: Option<&'static str>| value.filter(|value| !value.is_empty());
-    match (
-        set(option_env!("EMULATOR_URL")),
-        set(option_env!("EMULATOR_ANON_KEY")),
-        set(option_env!("EMULATOR_SERVICE_ROLE_KEY")),
-    ) {
-        (Some(url), Some(anon_key), Some(service_role_key)) => Emulator {
-            url: url.trim_end_matches('/'),
-            anon_key,
-            service_role_key,
-        },
-        _ => panic!(
-            "EMULATOR_URL, EMULATOR_ANON_KEY and EMULATOR_SERVICE_ROLE_KEY must be set when the \
-             tests are compiled: start `target/debug/geocache-emulator --port 0 --db :memory:` and \
-             pass the `API URL:`, `anon key:` and `service_role key:` it prints"
-        ),
-    }
-}
-
-/// A name no other test (or run) uses.
-pub fn unique(label: &str) -> String {
-    let random = js_sys::Math::random().to_string();
-    format!("{label}-{}", random.trim_start_matches("0."))
-}
-
-pub fn object(properties: &[(&str, JsValue)]) -> JsValue {
-    let object = Object::new();
-    for (key, value) in properties {
-        Reflect::set(&object, &(*key).into(), value).unwrap();
-    }
-    object.into()
-}
-
-pub fn get(value: &JsValue, path: &str) -> JsValue {
-    path.split('.').fold(value.clone(), |value, key| {
-        Reflect::get(&value, &key.into()).unwrap_or(JsValue::UNDEFINED)
-    })
-}
-
-pub fn string(value: &JsValue, path: &str) -> String {
-    get(value, path)
-        .as_string()
-        .unwrap_or_else(|| panic!("{path} is not a string in {}", json(value)))
-}
-
-pub fn json(value: &JsValue) -> String {
-    JSON::stringify(value)
-        .ok()
-        .and_then(|text| text.as_string())
-        .unwrap_or_else(|| format!("{value:?}"))
-}
 
 /// A client of the emulator with `createClient(url, anonKey, { requestTimeoutMs })`.
 pub fn client(request_timeout_ms: u32) -> Client {
@@ -202,16 +146,6 @@ pub fn js_error(error: impl Into<JsValue>, name: &str, code: &str) -> JsValue {
         string(&value, "message")
     );
     value
-}
-
-pub async fn sleep(ms: u32) {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        web_sys::window()
-            .expect("a window")
-            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms as i32)
-            .expect("a timer");
-    });
-    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
 }
 
 #[wasm_bindgen(inline_js = r#"

@@ -1,50 +1,17 @@
 //! Helpers shared by the auth browser tests (each test file is its own crate and uses a subset).
 #![allow(dead_code)]
 
+#[path = "../common/mod.rs"]
+mod common;
+pub use common::*;
+
 use geocache_client::transport::Transport;
 use geocache_client::{create_client, Client, ClientError};
 use geocache_core::{HttpRequest, Method};
-use gloo_timers::future::TimeoutFuture;
-use js_sys::{Array, Function, Object, Reflect, JSON};
+use js_sys::{Array, Function, Reflect, JSON};
 use totp_rs::{Algorithm, Secret, TOTP};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-
-/// The emulator the tests talk to, read at compile time. Start it with a short MFA challenge
-/// lifetime and a cheap password hash:
-/// `target/debug/geocache-emulator --port 0 --db :memory: --mfa-challenge-expiry 3 --password-hash-cost 4`
-pub struct Emulator {
-    pub url: &'static str,
-    pub anon_key: &'static str,
-    pub service_role_key: &'static str,
-}
-
-pub fn emulator() -> Emulator {
-    let set = |value: Option<&'static str>| value.filter(|value| !value.is_empty());
-    match (
-        set(option_env!("EMULATOR_URL")),
-        set(option_env!("EMULATOR_ANON_KEY")),
-        set(option_env!("EMULATOR_SERVICE_ROLE_KEY")),
-    ) {
-        (Some(url), Some(anon_key), Some(service_role_key)) => Emulator {
-            url,
-            anon_key,
-            service_role_key,
-        },
-        _ => panic!(
-            "EMULATOR_URL, EMULATOR_ANON_KEY and EMULATOR_SERVICE_ROLE_KEY must be set when the \
-             tests are compiled: start `target/debug/geocache-emulator --port 0 --db :memory: \
-             --mfa-challenge-expiry 3 --password-hash-cost 4` and pass the `API URL:`, `anon key:` \
-             and `service_role key:` it prints"
-        ),
-    }
-}
-
-/// A name no other test (or run) uses.
-pub fn unique(label: &str) -> String {
-    let random = js_sys::Math::random().to_string();
-    format!("{label}{}", random.trim_start_matches("0."))
-}
 
 pub fn unique_email() -> String {
     format!("{}@example.com", unique("user"))
@@ -68,43 +35,6 @@ pub fn client_with(storage_key: &str, auth: &[(&str, JsValue)]) -> Client {
 
 pub fn client(storage_key: &str) -> Client {
     client_with(storage_key, &[])
-}
-
-pub fn object(properties: &[(&str, JsValue)]) -> JsValue {
-    let object = Object::new();
-    for (key, value) in properties {
-        Reflect::set(&object, &(*key).into(), value).unwrap();
-    }
-    object.into()
-}
-
-pub fn get(value: &JsValue, path: &str) -> JsValue {
-    path.split('.').fold(value.clone(), |value, key| {
-        Reflect::get(&value, &key.into()).unwrap_or(JsValue::UNDEFINED)
-    })
-}
-
-pub fn string(value: &JsValue, path: &str) -> String {
-    get(value, path)
-        .as_string()
-        .unwrap_or_else(|| panic!("{path} is not a string in {}", json(value)))
-}
-
-pub fn number(value: &JsValue, path: &str) -> f64 {
-    get(value, path)
-        .as_f64()
-        .unwrap_or_else(|| panic!("{path} is not a number in {}", json(value)))
-}
-
-pub fn json(value: &JsValue) -> String {
-    JSON::stringify(value)
-        .ok()
-        .and_then(|text| text.as_string())
-        .unwrap_or_else(|| format!("{value:?}"))
-}
-
-pub fn array(value: JsValue) -> Vec<JsValue> {
-    value.dyn_into::<Array>().expect("an array").to_vec()
 }
 
 /// The `data` of a `{ data, error }` result, which must have no error.
@@ -145,10 +75,6 @@ pub fn auth_error(
     assert_eq!(get(&error, "status").as_f64(), status.map(f64::from));
     assert_eq!(get(&error, "__isAuthError").as_bool(), Some(true));
     result
-}
-
-pub async fn sleep(ms: u32) {
-    TimeoutFuture::new(ms).await;
 }
 
 /// Polls `condition` every 25 ms until it holds; panics after `timeout_ms`.
