@@ -20,7 +20,7 @@ pub mod error;
 #[cfg(feature = "auth")]
 pub mod js;
 mod options;
-mod timer;
+pub mod timer;
 pub mod transport;
 mod typescript;
 

@@ -3,6 +3,10 @@
 //! and `faults` (fault tests) re-export them.
 #![allow(dead_code)]
 
+// The client's own timer: a plain `setTimeout`, in both builds. (Unused by some test crates, as
+// the other helpers here are.)
+#[allow(unused_imports)]
+pub use geocache_client::timer::sleep;
 use js_sys::{Array, Object, Reflect, JSON};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -77,15 +81,4 @@ pub fn json(value: &JsValue) -> String {
 
 pub fn array(value: JsValue) -> Vec<JsValue> {
     value.dyn_into::<Array>().expect("an array").to_vec()
-}
-
-/// Resolves after `ms` (a plain `setTimeout`: the page's build has no gloo-timers).
-pub async fn sleep(ms: u32) {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        web_sys::window()
-            .expect("a window")
-            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms as i32)
-            .expect("a timer");
-    });
-    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
 }
