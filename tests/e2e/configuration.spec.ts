@@ -1,16 +1,30 @@
-// A page built or served without its backend configuration: the teaser does not care; the open logbook shows an
-// empty list and logs the client's own error ("supabaseUrl is required." / "supabaseKey is required.") through
-// the page's usual "Error fetching logs:" path, and calls no backend.
+// A page built or served without its backend configuration, or with a request timeout that is not a positive whole
+// number: the teaser does not care; the open logbook shows an empty list and logs the configuration error (the
+// client's own, "supabaseUrl is required." / "supabaseKey is required.", or the page's for REQUEST_TIMEOUT_MS)
+// through the page's usual "Error fetching logs:" path, and calls no backend.
 import { consoleErrorLabels, expect, logbookPage, test, type PageConfigVariable } from './fixtures.ts';
 
-const CASES: { missing: PageConfigVariable; code: string; message: string }[] = [
-  { missing: 'VITE_SUPABASE_URL', code: 'url_required', message: 'supabaseUrl is required.' },
-  { missing: 'VITE_SUPABASE_ANON_KEY', code: 'key_required', message: 'supabaseKey is required.' },
+interface Case {
+  title: string;
+  config: { missingConfig?: PageConfigVariable; requestTimeoutMs?: number };
+  code: string;
+  message: string;
+}
+
+const CASES: Case[] = [
+  { title: 'without VITE_SUPABASE_URL', config: { missingConfig: 'VITE_SUPABASE_URL' }, code: 'url_required', message: 'supabaseUrl is required.' },
+  { title: 'without VITE_SUPABASE_ANON_KEY', config: { missingConfig: 'VITE_SUPABASE_ANON_KEY' }, code: 'key_required', message: 'supabaseKey is required.' },
+  {
+    title: 'with REQUEST_TIMEOUT_MS=0 (not a positive whole number)',
+    config: { requestTimeoutMs: 0 },
+    code: 'request_timeout_invalid',
+    message: 'VITE_REQUEST_TIMEOUT_MS must be a whole number of milliseconds from 1 to 2147483647, e.g. 30000 (got "0").',
+  },
 ];
 
-for (const { missing, code, message } of CASES) {
-  test.describe(`without ${missing}`, () => {
-    test.use({ missingConfig: missing });
+for (const { title, config, code, message } of CASES) {
+  test.describe(title, () => {
+    test.use(config);
 
     test(`the open logbook logs "Error fetching logs:" with "${message}"`, async ({ page, record, stack }) => {
       await page.goto('/');

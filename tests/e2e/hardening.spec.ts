@@ -147,33 +147,3 @@ test('a render error inside the logbook shows "could not be shown" instead of a 
   await expect(logbookPage(page).entries.first()).toContainText('Rendered after all.');
   expect(await consoleErrorLabels(record)).toEqual(['Error showing the logbook:']);
 });
-
-test.describe('with REQUEST_TIMEOUT_MS=0 (not a positive whole number)', () => {
-  test.use({ requestTimeoutMs: 0 });
-
-  test('the open logbook logs "Error fetching logs:" with the page\'s ConfigError and calls no backend', async ({ page, stack, record }) => {
-    await page.goto('/');
-    await expect(logbookPage(page).heading).toBeVisible();
-    await expect.poll(async () => (await consoleErrorLabels(record)).length).toBeGreaterThan(0);
-    // React's StrictMode mounts twice in development, so the load may run (and fail) twice.
-    for (const label of await consoleErrorLabels(record)) expect(label).toBe('Error fetching logs:');
-    const call = record.consoleCalls.find((candidate) => candidate.type === 'error');
-    const logged = await call?.message.args()[1]?.evaluate((error: unknown) => ({
-      isError: error instanceof Error,
-      name: (error as Error).name,
-      message: (error as Error).message,
-      code: (error as { code?: unknown }).code,
-    }));
-    expect(logged).toEqual({
-      isError: true,
-      name: 'ConfigError',
-      message: 'VITE_REQUEST_TIMEOUT_MS must be a whole number of milliseconds from 1 to 2147483647, e.g. 30000 (got "0").',
-      code: 'request_timeout_invalid',
-    });
-    await expect(logbookPage(page).entries).toHaveCount(0);
-    await expect(logbookPage(page).name).toBeEditable();
-    const backendOrigin = new URL(stack.emulator.url).origin;
-    expect(record.requests.filter((request) => request.includes(backendOrigin))).toEqual([]);
-    expect(record.pageErrors).toEqual([]);
-  });
-});
