@@ -13,7 +13,7 @@ export function LogbookUnavailable({ reason, onRetry, retrying = false }: Logboo
     <main className="page-failure">
       <h1>{LOGBOOK_TITLE}</h1>
       <p role="alert">{FAILURE_TEXT[reason]}</p>
-      <button type="button" onClick={onRetry} disabled={retrying}>
+      <button type="button" className="primary-button" onClick={onRetry} disabled={retrying}>
         {TRY_AGAIN}
       </button>
     </main>

@@ -36,6 +36,7 @@ export function showPageFailure(root: HTMLElement, { title, text, onRetry }: Pag
   message.textContent = text;
   const button = document.createElement('button');
   button.type = 'button';
+  button.className = 'primary-button';
   button.textContent = TRY_AGAIN;
   button.addEventListener('click', () => {
     button.disabled = true;

@@ -38,7 +38,7 @@ export function SignForm({ onSigned }: { readonly onSigned: () => void }) {
           value={message}
           onChange={(event) => setMessage(event.target.value)}
         />
-        <button type="submit" disabled={pending}>
+        <button type="submit" className="primary-button" disabled={pending}>
           Sign Logbook
         </button>
       </form>

@@ -48,7 +48,7 @@ export function SignForm({ onSigned }: SignFormProps) {
           value={message}
           onChange={(event) => setMessage(event.target.value)}
         />
-        <button type="submit" disabled={pending}>
+        <button type="submit" className="primary-button" disabled={pending}>
           Sign Logbook
         </button>
       </form>
