@@ -183,6 +183,10 @@ test('an IPv6 client counts by its /64: another address in it shares the budget,
     assertRefused((await sign(client, entries(1))).error, /from your network/i);
     await setRequestHeaders(client, { [ADDRESS_HEADER]: '2001:db8:1:3::1' });
     assert.equal((await sign(client, entries(1))).error, null);
+    // An IPv4 address written as IPv6 is one address, not part of a shared /64.
+    await signInBatches(client, '::ffff:192.0.2.1', limits.perAddress);
+    await setRequestHeaders(client, { [ADDRESS_HEADER]: '::ffff:192.0.2.2' });
+    assert.equal((await sign(client, entries(1))).error, null);
   });
 });
 
