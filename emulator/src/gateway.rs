@@ -51,12 +51,14 @@ pub async fn require_api_key(
     next: Next,
 ) -> Response {
     let checked = match admit(&state.keys, request, state.clock.now_seconds()) {
-        Ok((role, request)) => limit_body(request, state.max_body_bytes)
-            .await
-            .map(|mut request| {
-                request.extensions_mut().insert(ApiKeyRole(role));
-                request
-            }),
+        Ok((role, request)) => {
+            limit_body(request, state.max_body_bytes)
+                .await
+                .map(|mut request| {
+                    request.extensions_mut().insert(ApiKeyRole(role));
+                    request
+                })
+        }
         Err(error) => Err(error),
     };
     match checked {
@@ -103,9 +105,7 @@ fn api_key(request: &Request) -> Option<String> {
 fn bearer_token(headers: &HeaderMap) -> Option<&str> {
     let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?.trim();
     let (scheme, token) = value.split_once(' ')?;
-    scheme
-        .eq_ignore_ascii_case("bearer")
-        .then(|| token.trim())
+    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
 }
 
 /// Hosted Supabase tells browsers by their `User-Agent`; every browser's starts with `Mozilla/`,
@@ -188,7 +188,9 @@ mod tests {
         assert!(browser(
             "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36"
         ));
-        assert!(browser("Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X)"));
+        assert!(browser(
+            "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X)"
+        ));
         assert!(!browser("node"));
         assert!(!browser("curl/8.5.0"));
         assert!(!browser("supabase-py/2.0 (compatible; Mozilla/5.0)"));

@@ -317,8 +317,7 @@ mod tests {
         std::io::Write::write_all(&mut file, b"[api]\nmax_rows = 250\n").unwrap();
         let path = file.path().to_str().unwrap();
         let resolve = |args: &[&str]| {
-            let config =
-                Config::try_parse_from(["geocache-emulator"].iter().chain(args)).unwrap();
+            let config = Config::try_parse_from(["geocache-emulator"].iter().chain(args)).unwrap();
             config.max_rows(&config.project_file().unwrap())
         };
         assert_eq!(resolve(&[]), 1000);
@@ -348,8 +347,12 @@ mod tests {
 
     #[test]
     fn new_format_keys_are_derived_or_given() {
-        let derived = Config::try_parse_from(["geocache-emulator"]).unwrap().keys();
-        let again = Config::try_parse_from(["geocache-emulator"]).unwrap().keys();
+        let derived = Config::try_parse_from(["geocache-emulator"])
+            .unwrap()
+            .keys();
+        let again = Config::try_parse_from(["geocache-emulator"])
+            .unwrap()
+            .keys();
         assert_eq!(derived.publishable_key(), again.publishable_key());
         assert_eq!(derived.secret_key(), again.secret_key());
         let given = Config::try_parse_from([

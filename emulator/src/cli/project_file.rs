@@ -79,17 +79,17 @@ mod tests {
     fn missing_sections_leave_the_defaults() {
         assert_eq!(ProjectFile::parse("").unwrap(), ProjectFile::default());
         assert_eq!(
-            ProjectFile::parse("[api]\nport = 1\n").unwrap().api.max_rows,
+            ProjectFile::parse("[api]\nport = 1\n")
+                .unwrap()
+                .api
+                .max_rows,
             None
         );
     }
 
     #[test]
     fn bad_values_are_refused_with_the_key_named() {
-        for text in [
-            "[api]\nmax_rows = \"many\"\n",
-            "[api\n",
-        ] {
+        for text in ["[api]\nmax_rows = \"many\"\n", "[api\n"] {
             assert!(ProjectFile::parse(text).is_err(), "{text}");
         }
         for text in ["[api]\nmax_rows = 0\n", "[api]\nmax_rows = -1\n"] {

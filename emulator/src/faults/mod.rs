@@ -62,10 +62,7 @@ async fn install(
     Ok(Json(state.faults.report()))
 }
 
-async fn clear(
-    State(state): State<AppState>,
-    _: ServiceRoleKey,
-) -> Result<StatusCode, ApiError> {
+async fn clear(State(state): State<AppState>, _: ServiceRoleKey) -> Result<StatusCode, ApiError> {
     state.faults.clear();
     Ok(StatusCode::NO_CONTENT)
 }

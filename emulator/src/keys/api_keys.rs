@@ -188,10 +188,20 @@ mod tests {
             Ok("sb_publishable_abc-_9")
         );
         assert_eq!(parse_secret("sb_secret_x").as_deref(), Ok("sb_secret_x"));
-        for bad in ["sb_secret_x", "sb_publishable_", "abc", "sb_publishable_a b"] {
+        for bad in [
+            "sb_secret_x",
+            "sb_publishable_",
+            "abc",
+            "sb_publishable_a b",
+        ] {
             assert!(parse_publishable(bad).is_err(), "{bad}");
         }
-        for bad in ["sb_publishable_x", "sb_secret_", "eyJhbGciOi.x.y", "sb_secret_é"] {
+        for bad in [
+            "sb_publishable_x",
+            "sb_secret_",
+            "eyJhbGciOi.x.y",
+            "sb_secret_é",
+        ] {
             assert!(parse_secret(bad).is_err(), "{bad}");
         }
     }
