@@ -26,7 +26,7 @@ use std::path::PathBuf;
 /// For tests, faults can be injected into /rest/v1 and /auth/v1 (latency, 5xx answers, dropped
 /// connections, broken bodies, responses out of order) with --faults or, while running, through
 /// /emulator/v1/faults (GET reads the plan and its counters, POST installs one, DELETE clears
-/// it; service_role key as `apikey`).
+/// it; the secret key or the service_role key as `apikey`).
 #[derive(Debug, Clone, Parser)]
 #[command(name = "geocache-emulator", version)]
 pub struct Config {
