@@ -11,8 +11,10 @@ use crate::error::ApiError;
 use crate::faults::FaultInjector;
 use crate::gateway::DEFAULT_MAX_BODY_BYTES;
 use crate::keys::Keys;
+use crate::rest::sign_limit::{SignLimiter, SignLimits};
 use crate::rest::DEFAULT_MAX_ROWS;
 use rusqlite::Connection;
+use std::net::IpAddr;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -160,6 +162,10 @@ pub struct AppState {
     pub max_rows: i64,
     /// The fault plan for tests; empty unless installed.
     pub faults: Arc<FaultInjector>,
+    /// Peers whose `cf-connecting-ip` header names the client (`--trusted-proxy`).
+    pub trusted_proxies: Arc<Vec<IpAddr>>,
+    /// The logbook's spam limit and its counts, shared by every clone.
+    pub sign_limit: Arc<SignLimiter>,
 }
 
 impl AppState {
@@ -174,6 +180,22 @@ impl AppState {
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             max_rows: DEFAULT_MAX_ROWS,
             faults: Arc::new(FaultInjector::default()),
+            trusted_proxies: Arc::default(),
+            sign_limit: Arc::new(SignLimiter::new(SignLimits::default())),
+        }
+    }
+
+    pub fn with_trusted_proxies(self, proxies: Vec<IpAddr>) -> AppState {
+        AppState {
+            trusted_proxies: Arc::new(proxies),
+            ..self
+        }
+    }
+
+    pub fn with_sign_limits(self, limits: SignLimits) -> AppState {
+        AppState {
+            sign_limit: Arc::new(SignLimiter::new(limits)),
+            ..self
         }
     }
 

@@ -12,6 +12,7 @@
 
 pub mod auth;
 pub mod cli;
+pub mod client_address;
 pub mod clock;
 mod cors;
 pub mod db;
@@ -110,8 +111,10 @@ pub async fn serve(config: Config) -> Result<(), ServeError> {
     let address = listener.local_addr().map_err(ServeError::Io)?;
     // Tokens name the URL clients use, which is known once the port is.
     let state = state
-        .with_auth_settings(config.auth_settings(api_url(&config.host, address)))
-        .with_max_body_bytes(config.max_body_bytes);
+        .with_auth_settings(config.auth_settings_with_file(api_url(&config.host, address), &file))
+        .with_max_body_bytes(config.max_body_bytes)
+        .with_trusted_proxies(config.trusted_proxy.clone())
+        .with_sign_limits(config.sign_limits(&file));
     if let Some(plan) = config.faults {
         eprintln!(
             "geocache-emulator: fault injection on, {} rule(s)",

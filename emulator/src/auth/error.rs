@@ -310,6 +310,16 @@ impl AuthError {
         )
     }
 
+    /// The emulator's own check (GoTrue checks at enrolment only): verifying a factor that is not
+    /// yet verified, while the user has a verified one, needs a session that passed it.
+    pub fn aal2_required_to_verify() -> Self {
+        error(
+            StatusCode::FORBIDDEN,
+            "insufficient_aal",
+            "AAL2 required to verify an additional factor",
+        )
+    }
+
     pub fn aal2_required_to_unenroll() -> Self {
         error(
             StatusCode::UNPROCESSABLE_ENTITY,

@@ -205,7 +205,7 @@ pub async fn unenroll(
 }
 
 /// GoTrue `loadFactor`: the `{factor_id}` of the path, which must be a UUID naming one of the
-/// caller's factors.
+/// caller's factors that has not expired unverified.
 pub async fn load_factor(
     state: &AppState,
     caller: &Authenticated,
@@ -215,9 +215,21 @@ pub async fn load_factor(
         .map_err(|_| AuthError::factor_id_not_uuid())?
         .to_string();
     let user_id = caller.user.id.clone();
+    let (lifetime, now) = (state.auth.factor_expiry * 1_000_000, state.clock.now_micros());
     let factor = state
         .db
-        .call(move |connection| factors::find_of_user(connection, &id, &user_id))
+        .call(move |connection| {
+            let factor = factors::find_of_user(connection, &id, &user_id)?;
+            match factor {
+                // An abandoned enrolment is gone, not waiting to be finished later by whoever
+                // gets hold of the session.
+                Some(factor) if factor.expired(lifetime, now) => {
+                    factors::delete(connection, &factor.id)?;
+                    Ok(None)
+                }
+                factor => Ok(factor),
+            }
+        })
         .await?;
     Ok(factor.ok_or_else(AuthError::factor_not_found)?)
 }

@@ -19,6 +19,7 @@ pub mod api_version;
 pub mod authenticated;
 mod body;
 mod challenge;
+mod constant_time;
 pub mod error;
 mod factors;
 pub mod json;

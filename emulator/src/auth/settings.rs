@@ -10,13 +10,26 @@ pub struct AuthSettings {
     /// MFA challenge lifetime in seconds (`GOTRUE_MFA_CHALLENGE_EXPIRY_DURATION`, 300; GoTrue never
     /// goes below 300, the emulator allows less for tests).
     pub challenge_expiry: i64,
-    /// Unverified factors without a challenge are removed after this many seconds (300).
+    /// An unverified factor expires this many seconds after its enrolment or its latest
+    /// challenge, whichever is later (300, GoTrue's `MFA_FACTOR_EXPIRY_DURATION`).
     pub factor_expiry: i64,
     /// Challenge requests, and separately verify requests, allowed per user per minute (15).
     pub mfa_rate_limit: u32,
     /// bcrypt cost of stored passwords (GoTrue: 10; tests use the minimum, 4).
     pub password_hash_cost: u32,
+    /// Per client address per five minutes, as the Supabase CLI's `[auth.rate_limit]`: sign-ins
+    /// and sign-ups together (`sign_in_sign_ups`, 30).
+    pub sign_in_sign_ups_limit: u32,
+    /// Session refreshes (`token_refresh`, 150).
+    pub token_refresh_limit: u32,
+    /// OTP and MFA verifications (`token_verifications`, 30).
+    pub token_verifications_limit: u32,
 }
+
+/// The Supabase CLI's `[auth.rate_limit]` defaults (per client address per five minutes).
+pub const DEFAULT_SIGN_IN_SIGN_UPS_LIMIT: u32 = 30;
+pub const DEFAULT_TOKEN_REFRESH_LIMIT: u32 = 150;
+pub const DEFAULT_TOKEN_VERIFICATIONS_LIMIT: u32 = 30;
 
 /// Passwords shorter than this are weak (`GOTRUE_PASSWORD_MIN_LENGTH`, 6).
 pub const MIN_PASSWORD_LENGTH: usize = 6;
@@ -41,6 +54,9 @@ impl Default for AuthSettings {
             factor_expiry: 300,
             mfa_rate_limit: 15,
             password_hash_cost: 10,
+            sign_in_sign_ups_limit: DEFAULT_SIGN_IN_SIGN_UPS_LIMIT,
+            token_refresh_limit: DEFAULT_TOKEN_REFRESH_LIMIT,
+            token_verifications_limit: DEFAULT_TOKEN_VERIFICATIONS_LIMIT,
         }
     }
 }

@@ -4,9 +4,11 @@
 use crate::auth::body::{self, text};
 use crate::auth::error::AuthError;
 use crate::auth::json::TokenResponse;
+use crate::auth::rate_limit::Action;
 use crate::auth::store::users::{self, UserRecord};
 use crate::auth::tokens::{self, Signer};
 use crate::auth::{password, random, validation};
+use crate::client_address::ClientAddress;
 use crate::db::AppState;
 use crate::error::ApiError;
 use axum::body::Bytes;
@@ -25,8 +27,16 @@ struct SignupParams {
 
 pub async fn signup(
     State(state): State<AppState>,
+    client: ClientAddress,
     body: Bytes,
 ) -> Result<Json<TokenResponse>, ApiError> {
+    // Counted before anything is read, as GoTrue's limiter runs before the handler.
+    state.limiter.check(
+        &client.key(),
+        Action::SignInSignUp,
+        state.auth.sign_in_sign_ups_limit,
+        state.clock.now_micros(),
+    )?;
     let params: SignupParams = body::parse(&body)?;
     let (email, phone, password) = (
         text(params.email),

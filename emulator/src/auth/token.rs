@@ -9,8 +9,10 @@ use crate::auth::body::{self, text};
 use crate::auth::error::AuthError;
 use crate::auth::json::TokenResponse;
 use crate::auth::password;
+use crate::auth::rate_limit::Action;
 use crate::auth::store::{sessions, users};
 use crate::auth::tokens::{self, Signer};
+use crate::client_address::ClientAddress;
 use crate::db::AppState;
 use crate::error::ApiError;
 use axum::body::Bytes;
@@ -20,6 +22,7 @@ use serde::Deserialize;
 
 pub async fn token(
     State(state): State<AppState>,
+    client: ClientAddress,
     RawQuery(query): RawQuery,
     body: Bytes,
 ) -> Result<Json<TokenResponse>, ApiError> {
@@ -27,6 +30,17 @@ pub async fn token(
         .find(|(key, _)| key == "grant_type")
         .map(|(_, value)| value.into_owned())
         .unwrap_or_default();
+    // Counted before the grant is processed, failed attempts included, as GoTrue's limiters.
+    let limit = match grant_type.as_str() {
+        "password" => Some((Action::SignInSignUp, state.auth.sign_in_sign_ups_limit)),
+        "refresh_token" => Some((Action::TokenRefresh, state.auth.token_refresh_limit)),
+        _ => None,
+    };
+    if let Some((action, limit)) = limit {
+        state
+            .limiter
+            .check(&client.key(), action, limit, state.clock.now_micros())?;
+    }
     let response = match grant_type.as_str() {
         "password" => password_grant(&state, &body).await?,
         "refresh_token" => refresh_token_grant(&state, &body).await?,
@@ -61,8 +75,16 @@ async fn password_grant(state: &AppState, body: &[u8]) -> Result<TokenResponse, 
     let user = state
         .db
         .call(move |connection| users::find_by_email(connection, &lookup))
-        .await?
-        .ok_or_else(AuthError::invalid_credentials)?;
+        .await?;
+    let Some(user) = user else {
+        // An unknown address costs the same bcrypt work as a wrong password, so the answer's
+        // timing does not tell which accounts exist.
+        // Its result, even a failure, is not the answer.
+        password::hash(text(params.password), state.auth.password_hash_cost)
+            .await
+            .ok();
+        return Err(AuthError::invalid_credentials().into());
+    };
     let matches = password::verify(text(params.password), user.encrypted_password.clone()).await?;
     if !matches {
         return Err(AuthError::invalid_credentials().into());

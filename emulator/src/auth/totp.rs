@@ -2,7 +2,7 @@
 //! padding, an `otpauth://` URI, its QR code as SVG, and validation of SHA1 6-digit codes on a
 //! 30 s period with one step of skew either side (RFC 6238, via totp-rs).
 
-use crate::auth::random;
+use crate::auth::{constant_time, random};
 use crate::auth::settings::{TOTP_DIGITS, TOTP_PERIOD_SECONDS, TOTP_SECRET_BYTES, TOTP_SKEW_STEPS};
 use crate::error::ApiError;
 use qrcode::render::svg;
@@ -49,8 +49,25 @@ pub fn qr_code_svg(uri: &str) -> Result<String, ApiError> {
 
 /// Whether `code` is the secret's code at `now` (Unix seconds) or one period either side.
 pub fn code_matches(secret: &str, code: &str, now: i64) -> Result<bool, ApiError> {
+    Ok(matching_step(secret, code, now)?.is_some())
+}
+
+/// The time step (Unix seconds / period) whose code `code` is: the step of `now` or one either
+/// side, or `None`.
+pub fn matching_step(secret: &str, code: &str, now: i64) -> Result<Option<i64>, ApiError> {
     let totp = totp(secret)?;
-    Ok(u64::try_from(now).is_ok_and(|now| totp.check(code, now)))
+    let Ok(now) = u64::try_from(now) else {
+        return Ok(None);
+    };
+    let current = now / TOTP_PERIOD_SECONDS;
+    let skew = u64::from(TOTP_SKEW_STEPS);
+    for step in current.saturating_sub(skew)..=current + skew {
+        let expected = totp.generate(step * TOTP_PERIOD_SECONDS);
+        if constant_time::eq(expected.as_bytes(), code.as_bytes()) {
+            return Ok(i64::try_from(step).ok());
+        }
+    }
+    Ok(None)
 }
 
 /// The code for `secret` at `time` (Unix seconds); what an authenticator app shows.
@@ -146,6 +163,17 @@ mod tests {
             Secret::Raw(_) => unreachable!(),
         };
         assert_eq!(code_at(&secret, 59).unwrap(), "287082");
+    }
+
+    #[test]
+    fn the_matching_step_is_the_codes_own() {
+        let now: i64 = 1_700_000_015;
+        let step = now / 30;
+        let at = |offset: i64| code_at(SECRET, u64::try_from(now + offset).unwrap()).unwrap();
+        assert_eq!(matching_step(SECRET, &at(-30), now).unwrap(), Some(step - 1));
+        assert_eq!(matching_step(SECRET, &at(0), now).unwrap(), Some(step));
+        assert_eq!(matching_step(SECRET, &at(30), now).unwrap(), Some(step + 1));
+        assert_eq!(matching_step(SECRET, &at(90), now).unwrap(), None);
     }
 
     #[test]

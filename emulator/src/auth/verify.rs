@@ -13,7 +13,8 @@ use crate::auth::rate_limit::Action;
 use crate::auth::store::factors::{self, FactorType};
 use crate::auth::store::sessions::{self, AAL2};
 use crate::auth::tokens::{self, Signer};
-use crate::auth::totp;
+use crate::auth::{constant_time, totp};
+use crate::client_address::ClientAddress;
 use crate::db::AppState;
 use crate::error::ApiError;
 use axum::body::Bytes;
@@ -31,12 +32,19 @@ struct VerifyParams {
 pub async fn verify(
     State(state): State<AppState>,
     Path(factor_id): Path<String>,
+    client: ClientAddress,
     caller: Authenticated,
     body: Bytes,
 ) -> Result<Json<TokenResponse>, ApiError> {
+    let now = state.clock.now_micros();
+    state.limiter.check(
+        &client.key(),
+        Action::TokenVerification,
+        state.auth.token_verifications_limit,
+        now,
+    )?;
     caller.require_not_anonymous()?;
     let factor = load_factor(&state, &caller, &factor_id).await?;
-    let now = state.clock.now_micros();
     state.limiter.check(
         &caller.user.id,
         Action::Verify,
@@ -53,10 +61,10 @@ pub async fn verify(
     if code.is_empty() {
         return Err(AuthError::code_required().into());
     }
-    let session_id = caller
+    let session = caller
         .session("Cannot read SessionId claim as UUID")?
-        .id
         .clone();
+    let session_id = session.id.clone();
     let user_id = caller.user.id.clone();
     let challenge_lifetime = state.auth.challenge_expiry * 1_000_000;
     let (keys, settings) = (state.keys.clone(), state.auth.clone());
@@ -64,6 +72,16 @@ pub async fn verify(
         .db
         .call(move |connection| {
             let transaction = connection.transaction()?;
+            // A second factor may only be added by someone who passed the first: otherwise a
+            // password alone could verify a factor enrolled earlier and reach AAL2 with it.
+            if !factor.verified
+                && !session.is_aal2()
+                && factors::list_of_user(&transaction, &user_id)?
+                    .iter()
+                    .any(|other| other.verified)
+            {
+                return Err(AuthError::aal2_required_to_verify().into());
+            }
             let challenge = factors::find_challenge(&transaction, &challenge_id, &factor.id)?
                 .ok_or_else(AuthError::challenge_not_found)?;
             if challenge.verified_at.is_some() {
@@ -75,15 +93,26 @@ pub async fn verify(
                 return Err(AuthError::challenge_expired(&challenge.id).into());
             }
             let valid = match factor.factor_type {
-                FactorType::Totp => totp::code_matches(
+                // A time step accepted once for this factor, or any earlier one, is never
+                // accepted again: a code seen over someone's shoulder cannot be replayed.
+                FactorType::Totp => match totp::matching_step(
                     factor.secret.as_deref().unwrap_or_default(),
                     &code,
                     now.div_euclid(1_000_000),
-                )?,
+                )? {
+                    Some(step)
+                        if factors::last_totp_step(&transaction, &factor.id)?
+                            .is_none_or(|last| step > last) =>
+                    {
+                        factors::record_totp_step(&transaction, &factor.id, step)?;
+                        true
+                    }
+                    _ => false,
+                },
                 FactorType::Phone => challenge
                     .otp_code
                     .as_deref()
-                    .is_some_and(|sent| constant_time_eq(sent.as_bytes(), code.as_bytes())),
+                    .is_some_and(|sent| constant_time::eq(sent.as_bytes(), code.as_bytes())),
             };
             if !valid {
                 return Err(match factor.factor_type {
@@ -134,16 +163,6 @@ fn parse_go_uuid(text: &str) -> Result<Uuid, AuthError> {
     }
 }
 
-/// SMS codes are compared without an early exit, as GoTrue does (`subtle.ConstantTimeCompare`).
-fn constant_time_eq(left: &[u8], right: &[u8]) -> bool {
-    left.len() == right.len()
-        && left
-            .iter()
-            .zip(right)
-            .fold(0u8, |difference, (a, b)| difference | (a ^ b))
-            == 0
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -166,12 +185,5 @@ mod tests {
                 "z".repeat(36)
             )
         );
-    }
-
-    #[test]
-    fn constant_time_eq_compares_whole_strings() {
-        assert!(constant_time_eq(b"123456", b"123456"));
-        assert!(!constant_time_eq(b"123456", b"123457"));
-        assert!(!constant_time_eq(b"123456", b"12345"));
     }
 }

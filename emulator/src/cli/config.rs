@@ -10,6 +10,11 @@ use crate::keys::{Keys, DEFAULT_JWT_SECRET};
 use crate::rest::DEFAULT_MAX_ROWS;
 use clap::builder::TypedValueParser;
 use clap::Parser;
+use crate::rest::sign_limit::{
+    SignLimits, DEFAULT_MAX_SIGNS_PER_ADDRESS_MINUTE, DEFAULT_MAX_SIGNS_PER_MINUTE,
+    DEFAULT_MAX_SIGNS_PER_REQUEST,
+};
+use std::net::IpAddr;
 use std::path::PathBuf;
 
 /// A local Supabase-compatible backend for the geocache logbook: the PostgREST subset for
@@ -125,6 +130,62 @@ pub struct Config {
         long_help = FAULTS_HELP
     )]
     pub faults: Option<FaultPlan>,
+
+    /// Sign-ins and sign-ups allowed per client address per five minutes. Default: `[auth.rate_limit]
+    /// sign_in_sign_ups` of --config, else 30 as the Supabase CLI.
+    #[arg(
+        long,
+        env = "GEOCACHE_EMULATOR_AUTH_RATE_LIMIT_SIGN_IN_SIGN_UPS",
+        value_name = "N",
+        value_parser = clap::value_parser!(u32).range(1..)
+    )]
+    pub auth_rate_limit_sign_in_sign_ups: Option<u32>,
+
+    /// Session refreshes allowed per client address per five minutes. Default: `[auth.rate_limit]
+    /// token_refresh` of --config, else 150 as the Supabase CLI.
+    #[arg(
+        long,
+        env = "GEOCACHE_EMULATOR_AUTH_RATE_LIMIT_TOKEN_REFRESH",
+        value_name = "N",
+        value_parser = clap::value_parser!(u32).range(1..)
+    )]
+    pub auth_rate_limit_token_refresh: Option<u32>,
+
+    /// OTP and MFA verifications allowed per client address per five minutes. Default:
+    /// `[auth.rate_limit] token_verifications` of --config, else 30 as the Supabase CLI.
+    #[arg(
+        long,
+        env = "GEOCACHE_EMULATOR_AUTH_RATE_LIMIT_TOKEN_VERIFICATIONS",
+        value_name = "N",
+        value_parser = clap::value_parser!(u32).range(1..)
+    )]
+    pub auth_rate_limit_token_verifications: Option<u32>,
+
+    /// A proxy in front of the emulator (repeatable): requests from this address are counted
+    /// against the client its `cf-connecting-ip` header names. Without it every address is the
+    /// socket's peer, and the header is ignored.
+    #[arg(long, value_name = "ADDR")]
+    pub trusted_proxy: Vec<IpAddr>,
+
+    /// The logbook's sign limit: most entries in one anon or authenticated insert; 0 turns it off.
+    /// Default: `emulator.toml` beside --config, else 10 as the migration.
+    #[arg(long, value_name = "N")]
+    pub sign_limit_per_request: Option<u32>,
+
+    /// Most signs per client address per minute; 0 turns it off. Default: `emulator.toml` beside
+    /// --config, else 30 as the migration.
+    #[arg(long, value_name = "N")]
+    pub sign_limit_per_address_minute: Option<u32>,
+
+    /// Most signs per minute from everyone together; 0 turns it off. Default: `emulator.toml`
+    /// beside --config, else 300 as the migration.
+    #[arg(long, value_name = "N")]
+    pub sign_limit_per_minute: Option<u32>,
+
+    /// Limit signs from loopback clients too (they are exempt, so local use is never throttled);
+    /// for tests of the limit.
+    #[arg(long)]
+    pub sign_limit_loopback: bool,
 }
 
 const FAULTS_HELP: &str = "\
@@ -185,6 +246,55 @@ impl Config {
             mfa_rate_limit: self.mfa_rate_limit,
             password_hash_cost: self.password_hash_cost,
             ..AuthSettings::default()
+        }
+    }
+}
+
+impl Config {
+    /// [`Config::auth_settings`] with the rate limits of the file where no flag sets them.
+    pub fn auth_settings_with_file(&self, api_url: String, file: &ProjectFile) -> AuthSettings {
+        let defaults = self.auth_settings(api_url);
+        let limits = &file.auth.rate_limit;
+        AuthSettings {
+            sign_in_sign_ups_limit: self
+                .auth_rate_limit_sign_in_sign_ups
+                .or(limits.sign_in_sign_ups)
+                .unwrap_or(defaults.sign_in_sign_ups_limit),
+            token_refresh_limit: self
+                .auth_rate_limit_token_refresh
+                .or(limits.token_refresh)
+                .unwrap_or(defaults.token_refresh_limit),
+            token_verifications_limit: self
+                .auth_rate_limit_token_verifications
+                .or(limits.token_verifications)
+                .unwrap_or(defaults.token_verifications_limit),
+            ..defaults
+        }
+    }
+
+    /// The sign limit: each flag, else the emulator file, else the migration's default; 0 is off.
+    pub fn sign_limits(&self, file: &ProjectFile) -> SignLimits {
+        let pick = |flag: Option<u32>, from_file: Option<u32>, default: u32| {
+            Some(flag.or(from_file).unwrap_or(default)).filter(|&limit| limit > 0)
+        };
+        let section = &file.sign_limit;
+        SignLimits {
+            max_signs_per_request: pick(
+                self.sign_limit_per_request,
+                section.max_signs_per_request,
+                DEFAULT_MAX_SIGNS_PER_REQUEST,
+            ),
+            max_signs_per_address_minute: pick(
+                self.sign_limit_per_address_minute,
+                section.max_signs_per_address_minute,
+                DEFAULT_MAX_SIGNS_PER_ADDRESS_MINUTE,
+            ),
+            max_signs_per_minute: pick(
+                self.sign_limit_per_minute,
+                section.max_signs_per_minute,
+                DEFAULT_MAX_SIGNS_PER_MINUTE,
+            ),
+            limit_loopback: self.sign_limit_loopback,
         }
     }
 }
@@ -381,6 +491,89 @@ mod tests {
                 "{flag} {value}"
             );
         }
+    }
+
+    #[test]
+    fn auth_rate_limits_come_from_the_flag_then_the_file_then_the_clis_defaults() {
+        let mut file = ProjectFile::default();
+        let settings = |args: &[&str], file: &ProjectFile| {
+            Config::try_parse_from(["geocache-emulator"].iter().chain(args))
+                .unwrap()
+                .auth_settings_with_file("http://h:1".to_owned(), file)
+        };
+        let defaults = settings(&[], &file);
+        assert_eq!(
+            (
+                defaults.sign_in_sign_ups_limit,
+                defaults.token_refresh_limit,
+                defaults.token_verifications_limit
+            ),
+            (30, 150, 30)
+        );
+        file.auth.rate_limit.sign_in_sign_ups = Some(5);
+        file.auth.rate_limit.token_verifications = Some(6);
+        let from_file = settings(&["--auth-rate-limit-token-verifications", "9"], &file);
+        assert_eq!(
+            (
+                from_file.sign_in_sign_ups_limit,
+                from_file.token_refresh_limit,
+                from_file.token_verifications_limit
+            ),
+            (5, 150, 9)
+        );
+        for bad in ["0", "-1", "x"] {
+            assert!(Config::try_parse_from([
+                "geocache-emulator",
+                "--auth-rate-limit-token-refresh",
+                bad
+            ])
+            .is_err());
+        }
+    }
+
+    #[test]
+    fn sign_limits_come_from_the_flag_then_the_file_then_the_migration() {
+        let mut file = ProjectFile::default();
+        let limits = |args: &[&str], file: &ProjectFile| {
+            Config::try_parse_from(["geocache-emulator"].iter().chain(args))
+                .unwrap()
+                .sign_limits(file)
+        };
+        assert_eq!(limits(&[], &file), SignLimits::default());
+        file.sign_limit.max_signs_per_request = Some(4);
+        file.sign_limit.max_signs_per_minute = Some(0);
+        let configured = limits(
+            &[
+                "--sign-limit-per-address-minute",
+                "3",
+                "--sign-limit-loopback",
+                "--trusted-proxy",
+                "10.0.0.1",
+            ],
+            &file,
+        );
+        assert_eq!(
+            configured,
+            SignLimits {
+                max_signs_per_request: Some(4),
+                max_signs_per_address_minute: Some(3),
+                max_signs_per_minute: None,
+                limit_loopback: true,
+            }
+        );
+        let config = Config::try_parse_from([
+            "geocache-emulator",
+            "--trusted-proxy",
+            "10.0.0.1",
+            "--trusted-proxy",
+            "::1",
+        ])
+        .unwrap();
+        assert_eq!(
+            config.trusted_proxy,
+            vec!["10.0.0.1".parse::<IpAddr>().unwrap(), "::1".parse().unwrap()]
+        );
+        assert!(Config::try_parse_from(["geocache-emulator", "--trusted-proxy", "proxy"]).is_err());
     }
 
     #[test]

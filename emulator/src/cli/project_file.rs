@@ -2,15 +2,60 @@
 //! `supabase/config.toml` (`--config`), so the emulator and a hosted project linked with that file
 //! behave alike. Only the sections the emulator understands are read; every other key the CLI
 //! knows is ignored, and a missing key keeps the emulator's default.
+//!
+//! The logbook's sign limit is no CLI setting (the hosted project takes it from its migration), and
+//! the CLI refuses keys it does not know (it decodes the file strictly), so its thresholds live in
+//! `emulator.toml` beside the config file, read when present.
 
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
+
+/// The emulator's own settings file, looked for beside the CLI's config file.
+pub const EMULATOR_FILE_NAME: &str = "emulator.toml";
 
 /// What the emulator reads from the file; `None` where the file says nothing.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 pub struct ProjectFile {
     #[serde(default)]
     pub api: ApiSection,
+    #[serde(default)]
+    pub auth: AuthSection,
+    /// From `emulator.toml` beside the config file.
+    #[serde(skip)]
+    pub sign_limit: SignLimitSection,
+}
+
+/// `[auth]`: only its `[auth.rate_limit]` is read.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+pub struct AuthSection {
+    #[serde(default)]
+    pub rate_limit: RateLimitSection,
+}
+
+/// `[auth.rate_limit]`: requests per client address per five minutes.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+pub struct RateLimitSection {
+    pub sign_in_sign_ups: Option<u32>,
+    pub token_refresh: Option<u32>,
+    pub token_verifications: Option<u32>,
+}
+
+/// `emulator.toml`: the file's own layout.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EmulatorFile {
+    #[serde(default)]
+    sign_limit: SignLimitSection,
+}
+
+/// `[sign_limit]` of `emulator.toml`, the migration's `private.sign_limits`; 0 turns a limit off
+/// (the migration's NULL: TOML has no null).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SignLimitSection {
+    pub max_signs_per_request: Option<u32>,
+    pub max_signs_per_address_minute: Option<u32>,
+    pub max_signs_per_minute: Option<u32>,
 }
 
 /// `[api]`: the Data API (PostgREST).
@@ -48,7 +93,36 @@ impl ProjectFile {
             problem,
         };
         let text = std::fs::read_to_string(path).map_err(|error| fail(error.to_string()))?;
-        ProjectFile::parse(&text).map_err(fail)
+        let mut file = ProjectFile::parse(&text).map_err(fail)?;
+        let beside = path
+            .parent()
+            .unwrap_or_else(|| Path::new(""))
+            .join(EMULATOR_FILE_NAME);
+        match std::fs::read_to_string(&beside) {
+            Ok(text) => {
+                file.sign_limit = ProjectFile::parse_emulator_file(&text).map_err(|problem| {
+                    ProjectFileError {
+                        path: beside.clone(),
+                        problem,
+                    }
+                })?;
+            }
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
+            Err(error) => {
+                return Err(ProjectFileError {
+                    path: beside,
+                    problem: error.to_string(),
+                })
+            }
+        }
+        Ok(file)
+    }
+
+    /// Parses `emulator.toml`; unknown keys are refused (a misspelt limit must not pass
+    /// silently).
+    pub fn parse_emulator_file(text: &str) -> Result<SignLimitSection, String> {
+        let file: EmulatorFile = toml::from_str(text).map_err(|error| error.to_string())?;
+        Ok(file.sign_limit)
     }
 
     /// Parses the file's text; values the emulator cannot serve are refused here, naming the key.
@@ -56,6 +130,16 @@ impl ProjectFile {
         let file: ProjectFile = toml::from_str(text).map_err(|error| error.to_string())?;
         if file.api.max_rows.is_some_and(|rows| rows < 1) {
             return Err("[api] max_rows must be at least 1".to_owned());
+        }
+        let limits = &file.auth.rate_limit;
+        for (key, value) in [
+            ("sign_in_sign_ups", limits.sign_in_sign_ups),
+            ("token_refresh", limits.token_refresh),
+            ("token_verifications", limits.token_verifications),
+        ] {
+            if value == Some(0) {
+                return Err(format!("[auth.rate_limit] {key} must be at least 1"));
+            }
         }
         Ok(file)
     }
@@ -98,6 +182,61 @@ mod tests {
         }
         let wrong_type = ProjectFile::parse("[api]\nmax_rows = \"many\"\n").unwrap_err();
         assert!(wrong_type.contains("max_rows"), "{wrong_type}");
+    }
+
+    #[test]
+    fn reads_the_auth_rate_limits() {
+        let file = ProjectFile::parse(
+            "[auth]\nenabled = true\n[auth.rate_limit]\nemail_sent = 2\nsign_in_sign_ups = 7\n\
+             token_refresh = 8\ntoken_verifications = 9\n",
+        )
+        .unwrap();
+        assert_eq!(
+            file.auth.rate_limit,
+            RateLimitSection {
+                sign_in_sign_ups: Some(7),
+                token_refresh: Some(8),
+                token_verifications: Some(9),
+            }
+        );
+        for text in [
+            "[auth.rate_limit]\ntoken_refresh = 0\n",
+            "[auth.rate_limit]\ntoken_refresh = -1\n",
+        ] {
+            let error = ProjectFile::parse(text).unwrap_err();
+            assert!(error.contains("token_refresh"), "{error}");
+        }
+    }
+
+    #[test]
+    fn the_sign_limit_comes_from_the_emulator_file_beside_the_config() {
+        let directory = tempfile::tempdir().unwrap();
+        let config = directory.path().join("config.toml");
+        std::fs::write(&config, "[api]\nmax_rows = 5\n").unwrap();
+        assert_eq!(
+            ProjectFile::load(&config).unwrap().sign_limit,
+            SignLimitSection::default()
+        );
+        let beside = directory.path().join(EMULATOR_FILE_NAME);
+        std::fs::write(
+            &beside,
+            "[sign_limit]\nmax_signs_per_request = 2\nmax_signs_per_minute = 0\n",
+        )
+        .unwrap();
+        let file = ProjectFile::load(&config).unwrap();
+        assert_eq!(file.api.max_rows, Some(5));
+        assert_eq!(
+            file.sign_limit,
+            SignLimitSection {
+                max_signs_per_request: Some(2),
+                max_signs_per_address_minute: None,
+                max_signs_per_minute: Some(0),
+            }
+        );
+        std::fs::write(&beside, "[sign_limit]\nmax_sings_per_request = 2\n").unwrap();
+        let error = ProjectFile::load(&config).unwrap_err();
+        assert_eq!(error.path, beside);
+        assert!(error.problem.contains("max_sings_per_request"), "{error}");
     }
 
     #[test]

@@ -12,6 +12,7 @@
 //! anon, 403 for authenticated) and accepted from `service_role`. PATCH and DELETE are
 //! `service_role` only.
 
+use crate::client_address::ClientAddress;
 use crate::db::AppState;
 use crate::error::ApiError;
 use crate::gateway::ApiKeyRole;
@@ -35,6 +36,7 @@ use axum::Extension;
 struct TableRequest {
     state: AppState,
     role: Role,
+    client: ClientAddress,
     headers: HeaderMap,
     query: Option<String>,
     body: Bytes,
@@ -44,6 +46,7 @@ pub async fn table(
     State(state): State<AppState>,
     Path(table): Path<String>,
     Extension(api_key): Extension<ApiKeyRole>,
+    client: ClientAddress,
     method: Method,
     headers: HeaderMap,
     RawQuery(query): RawQuery,
@@ -57,6 +60,7 @@ pub async fn table(
     let request = TableRequest {
         state,
         role,
+        client,
         headers,
         query,
         body,
@@ -139,10 +143,22 @@ async fn insert(request: TableRequest) -> Result<Response, ApiError> {
     // "Now" is read under the database lock, so ids and default timestamps increase together
     // however concurrent inserts interleave.
     let clock = request.state.clock.clone();
+    let (limiter, role, client) = (
+        request.state.sign_limit.clone(),
+        request.role,
+        request.client,
+    );
     let inserted = request
         .state
         .db
-        .call(move |connection| store::insert(connection, &rows, clock.now_micros()))
+        .call(move |connection| {
+            let now = clock.now_micros();
+            // Counted over the rows the statement stored, before they commit, as the
+            // migration's trigger: a refused insert keeps none of them.
+            store::insert(connection, &rows, now, |stored| {
+                limiter.admit(role, &client, stored, now)
+            })
+        })
         .await?;
 
     let total = preferences.wants_count().then(|| count(&inserted));

@@ -8,6 +8,7 @@ mod prefer;
 pub mod query;
 mod response;
 mod role;
+pub mod sign_limit;
 pub(crate) mod sql;
 mod store;
 

@@ -32,10 +32,13 @@ pub fn read(
 
 /// Inserts rows in order, all or nothing. Every row of one request gets the same `created_at`
 /// default, `now` (microseconds), as PostgreSQL's `now()` is the transaction's start time.
+/// `admit` sees how many rows were stored before they commit (an AFTER STATEMENT trigger); its
+/// error rolls them back.
 pub fn insert(
     connection: &mut Connection,
     rows: &[Values],
     now: i64,
+    admit: impl FnOnce(usize) -> Result<(), ApiError>,
 ) -> Result<Vec<Row>, ApiError> {
     let transaction = connection.transaction()?;
     let mut inserted = Vec::with_capacity(rows.len());
@@ -66,6 +69,7 @@ pub fn insert(
         )?;
         inserted.push(row);
     }
+    admit(inserted.len())?;
     transaction.commit()?;
     Ok(inserted)
 }

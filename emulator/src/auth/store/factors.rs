@@ -52,6 +52,13 @@ pub struct FactorRecord {
 }
 
 impl FactorRecord {
+    /// Whether an unverified factor has outlived `lifetime` (microseconds) since its enrolment or
+    /// its latest challenge; verified factors never expire.
+    pub fn expired(&self, lifetime: i64, now: i64) -> bool {
+        let active = self.last_challenged_at.unwrap_or(self.created_at).max(self.created_at);
+        !self.verified && now > active + lifetime
+    }
+
     pub fn status(&self) -> &'static str {
         if self.verified {
             "verified"
@@ -149,13 +156,35 @@ pub fn delete(connection: &Connection, id: &str) -> Result<(), ApiError> {
     Ok(())
 }
 
-/// Unverified factors never challenged whose enrolment is older than `created_before`
-/// (GoTrue `DeleteExpiredFactors`).
-pub fn delete_expired(connection: &Connection, created_before: i64) -> Result<(), ApiError> {
+/// Unverified factors whose enrolment and latest challenge are both older than `active_before`
+/// (GoTrue `DeleteExpiredFactors`, which also spares factors challenged since).
+pub fn delete_expired(connection: &Connection, active_before: i64) -> Result<(), ApiError> {
     connection.execute(
-        "DELETE FROM auth_factors WHERE status <> 'verified' AND created_at < ? AND NOT EXISTS \
-         (SELECT 1 FROM auth_challenges WHERE auth_challenges.factor_id = auth_factors.id)",
-        [created_before],
+        "DELETE FROM auth_factors WHERE status <> 'verified' \
+         AND max(created_at, coalesce(last_challenged_at, created_at)) < ?",
+        [active_before],
+    )?;
+    Ok(())
+}
+
+// --- TOTP time steps -------------------------------------------------------------------------
+
+/// The latest TOTP time step accepted for the factor.
+pub fn last_totp_step(connection: &Connection, factor_id: &str) -> Result<Option<i64>, ApiError> {
+    Ok(connection
+        .query_row(
+            "SELECT last_step FROM auth_totp_steps WHERE factor_id = ?",
+            [factor_id],
+            |row| row.get(0),
+        )
+        .optional()?)
+}
+
+pub fn record_totp_step(connection: &Connection, factor_id: &str, step: i64) -> Result<(), ApiError> {
+    connection.execute(
+        "INSERT INTO auth_totp_steps (factor_id, last_step) VALUES (?, ?) \
+         ON CONFLICT (factor_id) DO UPDATE SET last_step = excluded.last_step",
+        params![factor_id, step],
     )?;
     Ok(())
 }

@@ -70,6 +70,10 @@ CREATE TABLE IF NOT EXISTS auth_challenges (
     created_at INTEGER NOT NULL,
     verified_at INTEGER
 ) STRICT;
+CREATE TABLE IF NOT EXISTS auth_totp_steps (
+    factor_id TEXT PRIMARY KEY REFERENCES auth_factors (id) ON DELETE CASCADE,
+    last_step INTEGER NOT NULL
+) STRICT;
 CREATE TABLE IF NOT EXISTS emulator_sms_outbox (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     phone TEXT NOT NULL,
