@@ -244,13 +244,14 @@ async fn a_user_has_at_most_ten_factors() {
 }
 
 #[tokio::test]
-async fn unverified_enrolments_expire_after_five_minutes_without_a_challenge() {
+async fn unverified_enrolments_expire_five_minutes_after_enrolment_or_their_latest_challenge() {
     let auth = AuthApp::new();
     let session = auth.sign_up("walker@example.com").await;
     auth.enroll_totp(&session, "abandoned").await;
     let (challenged, _) = auth.enroll_totp(&session, "challenged").await;
+    auth.clock.advance_seconds(200);
     auth.challenge_id(&session, &challenged).await;
-    auth.clock.advance_seconds(300);
+    auth.clock.advance_seconds(100);
     // Not yet: exactly five minutes old.
     auth.enroll(
         &session,
@@ -270,6 +271,12 @@ async fn unverified_enrolments_expire_after_five_minutes_without_a_challenge() {
         .map(|factor| factor["friendly_name"].clone())
         .collect();
     assert_eq!(names, [json!("challenged"), json!("abandoned")]);
+    // Five minutes after its challenge the other one is gone too, even without a new
+    // enrolment to sweep it: it can no longer be challenged.
+    auth.clock.advance_seconds(200);
+    auth.challenge(&session, &challenged, json!({}))
+        .await
+        .assert_auth_error(StatusCode::NOT_FOUND, "mfa_factor_not_found", "Factor not found");
 }
 
 #[tokio::test]

@@ -171,6 +171,8 @@ async fn a_verified_challenge_cannot_be_replayed() {
     let auth = AuthApp::new();
     let session = auth.sign_up("walker@example.com").await;
     let (aal2, factor_id, secret) = auth.verified_totp(&session).await;
+    // The next time step: the one verify_totp used is spent.
+    auth.clock.advance_seconds(30);
     let first = auth.challenge_id(&aal2, &factor_id).await;
     let code = totp_code(&secret, auth.now());
     assert_eq!(
