@@ -100,6 +100,14 @@ impl RequestSpec {
         self
     }
 
+    /// The socket's peer, as the server hands it over (`ip:port`); without it the request comes
+    /// from inside the process.
+    pub fn from(mut self, peer: &str) -> RequestSpec {
+        let peer: std::net::SocketAddr = peer.parse().unwrap();
+        self.builder = self.builder.extension(axum::extract::ConnectInfo(peer));
+        self
+    }
+
     /// `apikey` and `Authorization: Bearer`, both the same key.
     pub fn key(self, key: &str) -> RequestSpec {
         self.header("apikey", key)

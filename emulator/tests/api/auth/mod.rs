@@ -2,8 +2,10 @@
 //! manual clock.
 
 mod abuse;
+mod address_limits;
 mod challenge;
 mod factors;
+mod hardening;
 mod logout;
 mod rate_limit;
 mod rest;
