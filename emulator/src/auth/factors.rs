@@ -215,7 +215,10 @@ pub async fn load_factor(
         .map_err(|_| AuthError::factor_id_not_uuid())?
         .to_string();
     let user_id = caller.user.id.clone();
-    let (lifetime, now) = (state.auth.factor_expiry * 1_000_000, state.clock.now_micros());
+    let (lifetime, now) = (
+        state.auth.factor_expiry * 1_000_000,
+        state.clock.now_micros(),
+    );
     let factor = state
         .db
         .call(move |connection| {

@@ -124,7 +124,9 @@ mod tests {
                 Err(AuthError::rate_limited()),
                 "{action:?}"
             );
-            assert!(limiter.check("203.0.113.5", action, 1, 300 * SECOND).is_ok());
+            assert!(limiter
+                .check("203.0.113.5", action, 1, 300 * SECOND)
+                .is_ok());
         }
     }
 

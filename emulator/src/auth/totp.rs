@@ -2,8 +2,8 @@
 //! padding, an `otpauth://` URI, its QR code as SVG, and validation of SHA1 6-digit codes on a
 //! 30 s period with one step of skew either side (RFC 6238, via totp-rs).
 
-use crate::auth::{constant_time, random};
 use crate::auth::settings::{TOTP_DIGITS, TOTP_PERIOD_SECONDS, TOTP_SECRET_BYTES, TOTP_SKEW_STEPS};
+use crate::auth::{constant_time, random};
 use crate::error::ApiError;
 use qrcode::render::svg;
 use qrcode::{EcLevel, QrCode};
@@ -170,7 +170,10 @@ mod tests {
         let now: i64 = 1_700_000_015;
         let step = now / 30;
         let at = |offset: i64| code_at(SECRET, u64::try_from(now + offset).unwrap()).unwrap();
-        assert_eq!(matching_step(SECRET, &at(-30), now).unwrap(), Some(step - 1));
+        assert_eq!(
+            matching_step(SECRET, &at(-30), now).unwrap(),
+            Some(step - 1)
+        );
         assert_eq!(matching_step(SECRET, &at(0), now).unwrap(), Some(step));
         assert_eq!(matching_step(SECRET, &at(30), now).unwrap(), Some(step + 1));
         assert_eq!(matching_step(SECRET, &at(90), now).unwrap(), None);

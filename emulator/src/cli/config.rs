@@ -7,13 +7,13 @@ use crate::faults::plan::{self, FaultPlan};
 use crate::gateway::DEFAULT_MAX_BODY_BYTES;
 use crate::keys::api_keys;
 use crate::keys::{Keys, DEFAULT_JWT_SECRET};
-use crate::rest::DEFAULT_MAX_ROWS;
-use clap::builder::TypedValueParser;
-use clap::Parser;
 use crate::rest::sign_limit::{
     SignLimits, DEFAULT_MAX_SIGNS_PER_ADDRESS_MINUTE, DEFAULT_MAX_SIGNS_PER_MINUTE,
     DEFAULT_MAX_SIGNS_PER_REQUEST,
 };
+use crate::rest::DEFAULT_MAX_ROWS;
+use clap::builder::TypedValueParser;
+use clap::Parser;
 use std::net::IpAddr;
 use std::path::PathBuf;
 
@@ -571,7 +571,10 @@ mod tests {
         .unwrap();
         assert_eq!(
             config.trusted_proxy,
-            vec!["10.0.0.1".parse::<IpAddr>().unwrap(), "::1".parse().unwrap()]
+            vec![
+                "10.0.0.1".parse::<IpAddr>().unwrap(),
+                "::1".parse().unwrap()
+            ]
         );
         assert!(Config::try_parse_from(["geocache-emulator", "--trusted-proxy", "proxy"]).is_err());
     }

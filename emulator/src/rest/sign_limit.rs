@@ -97,7 +97,11 @@ impl SignLimiter {
         counts.retain(|(_, window), _| *window >= minute - 1);
         let address_key = (client.key(), minute);
         let everyone_key = (EVERYONE.to_owned(), minute);
-        let by_address = counts.get(&address_key).copied().unwrap_or(0).saturating_add(signs);
+        let by_address = counts
+            .get(&address_key)
+            .copied()
+            .unwrap_or(0)
+            .saturating_add(signs);
         if let Some(max) = self.limits.max_signs_per_address_minute {
             if by_address > max {
                 return Err(refusal(
@@ -107,7 +111,11 @@ impl SignLimiter {
                 ));
             }
         }
-        let by_everyone = counts.get(&everyone_key).copied().unwrap_or(0).saturating_add(signs);
+        let by_everyone = counts
+            .get(&everyone_key)
+            .copied()
+            .unwrap_or(0)
+            .saturating_add(signs);
         if let Some(max) = self.limits.max_signs_per_minute {
             if by_everyone > max {
                 return Err(refusal(
@@ -171,7 +179,9 @@ mod tests {
     fn a_request_over_the_row_cap_is_refused_and_uses_no_budget() {
         let limits = limiter(3, 3, 100);
         let client = from("203.0.113.1");
-        assert!(code(limits.admit(Role::Anon, &client, 4, 0)).starts_with("PT429: Too many entries"));
+        assert!(
+            code(limits.admit(Role::Anon, &client, 4, 0)).starts_with("PT429: Too many entries")
+        );
         limits.admit(Role::Anon, &client, 3, 0).unwrap();
     }
 
@@ -180,7 +190,9 @@ mod tests {
         let limits = limiter(10, 3, 100);
         let (client, other) = (from("203.0.113.1"), from("203.0.113.2"));
         limits.admit(Role::Authenticated, &client, 2, 0).unwrap();
-        limits.admit(Role::Authenticated, &client, 1, MINUTE - 1).unwrap();
+        limits
+            .admit(Role::Authenticated, &client, 1, MINUTE - 1)
+            .unwrap();
         assert!(code(limits.admit(Role::Anon, &client, 1, MINUTE - 1)).contains("your network"));
         limits.admit(Role::Anon, &other, 3, MINUTE - 1).unwrap();
         limits.admit(Role::Anon, &client, 3, MINUTE).unwrap();
@@ -189,7 +201,9 @@ mod tests {
     #[test]
     fn everyone_together_has_a_ceiling_and_a_refusal_counts_for_nobody() {
         let limits = limiter(10, 10, 5);
-        limits.admit(Role::Anon, &from("203.0.113.1"), 4, 0).unwrap();
+        limits
+            .admit(Role::Anon, &from("203.0.113.1"), 4, 0)
+            .unwrap();
         let second = from("203.0.113.2");
         assert!(code(limits.admit(Role::Anon, &second, 2, 0)).contains("too many signs right now"));
         limits.admit(Role::Anon, &second, 1, 0).unwrap();
@@ -200,9 +214,13 @@ mod tests {
     fn the_service_role_and_local_clients_are_not_limited() {
         let limits = limiter(1, 1, 1);
         for _ in 0..3 {
-            limits.admit(Role::ServiceRole, &from("203.0.113.1"), 5, 0).unwrap();
+            limits
+                .admit(Role::ServiceRole, &from("203.0.113.1"), 5, 0)
+                .unwrap();
             limits.admit(Role::Anon, &from("127.0.0.1"), 5, 0).unwrap();
-            limits.admit(Role::Anon, &ClientAddress::InProcess, 5, 0).unwrap();
+            limits
+                .admit(Role::Anon, &ClientAddress::InProcess, 5, 0)
+                .unwrap();
         }
         let strict = SignLimiter::new(SignLimits {
             limit_loopback: true,
@@ -220,6 +238,8 @@ mod tests {
             max_signs_per_minute: None,
             limit_loopback: true,
         });
-        limits.admit(Role::Anon, &from("203.0.113.1"), 10_000, 0).unwrap();
+        limits
+            .admit(Role::Anon, &from("203.0.113.1"), 10_000, 0)
+            .unwrap();
     }
 }

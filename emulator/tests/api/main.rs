@@ -15,6 +15,7 @@ mod persistence;
 mod read;
 mod routing;
 mod row_cap;
+mod sign_limit;
 mod socket;
 mod support;
 #[path = "../wire/mod.rs"]

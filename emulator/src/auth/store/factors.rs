@@ -55,7 +55,10 @@ impl FactorRecord {
     /// Whether an unverified factor has outlived `lifetime` (microseconds) since its enrolment or
     /// its latest challenge; verified factors never expire.
     pub fn expired(&self, lifetime: i64, now: i64) -> bool {
-        let active = self.last_challenged_at.unwrap_or(self.created_at).max(self.created_at);
+        let active = self
+            .last_challenged_at
+            .unwrap_or(self.created_at)
+            .max(self.created_at);
         !self.verified && now > active + lifetime
     }
 
@@ -180,7 +183,11 @@ pub fn last_totp_step(connection: &Connection, factor_id: &str) -> Result<Option
         .optional()?)
 }
 
-pub fn record_totp_step(connection: &Connection, factor_id: &str, step: i64) -> Result<(), ApiError> {
+pub fn record_totp_step(
+    connection: &Connection,
+    factor_id: &str,
+    step: i64,
+) -> Result<(), ApiError> {
     connection.execute(
         "INSERT INTO auth_totp_steps (factor_id, last_step) VALUES (?, ?) \
          ON CONFLICT (factor_id) DO UPDATE SET last_step = excluded.last_step",

@@ -276,7 +276,11 @@ async fn unverified_enrolments_expire_five_minutes_after_enrolment_or_their_late
     auth.clock.advance_seconds(200);
     auth.challenge(&session, &challenged, json!({}))
         .await
-        .assert_auth_error(StatusCode::NOT_FOUND, "mfa_factor_not_found", "Factor not found");
+        .assert_auth_error(
+            StatusCode::NOT_FOUND,
+            "mfa_factor_not_found",
+            "Factor not found",
+        );
 }
 
 #[tokio::test]
