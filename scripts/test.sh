@@ -104,8 +104,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# The wasm auth tests (wasm/tests/support) expect short MFA challenges and a cheap password hash.
-WASM_TEST_EMULATOR_FLAGS=(--mfa-challenge-expiry 3 --password-hash-cost 4)
+# The wasm auth tests (wasm/tests/support) expect short MFA challenges and a cheap password hash. Every test request
+# comes from 127.0.0.1, so the per-address auth rate limits are raised here, and (through this variable) for every
+# emulator scripts/lib/emulator.mjs starts for the tests.
+WASM_TEST_EMULATOR_FLAGS=(--mfa-challenge-expiry 3 --password-hash-cost 4
+  --auth-rate-limit-sign-in-sign-ups 1000000 --auth-rate-limit-token-refresh 1000000
+  --auth-rate-limit-token-verifications 1000000)
+export GEOCACHE_TEST_RAISE_AUTH_RATE_LIMITS=1
 
 start_test_emulator() {
   emulator_log="$(mktemp)"

@@ -35,10 +35,19 @@ import { environmentWith, exited, forEachLine, outputTail, stopProcess } from '.
  * @property {boolean} [detached]       own process group (so a terminal's Ctrl-C reaches only the launcher)
  * @property {(child: import('node:child_process').ChildProcess) => void} [onSpawn]  lets a launcher track it before it is ready
  * @property {number} [startupTimeoutMs]
+ * @property {boolean} [raiseAuthRateLimits]  raise the per-address auth rate limits out of the way (every test request
+ *   comes from 127.0.0.1); default: on when GEOCACHE_TEST_RAISE_AUTH_RATE_LIMITS=1, as scripts/test.sh sets it
  */
 
 /** The repository's Supabase CLI config: `[api] max_rows` is the row cap of every emulator started here. */
 export const supabaseConfig = path.join(repoRoot, 'supabase', 'config.toml');
+
+/** The flags that lift the per-address auth rate limits (supabase/config.toml `[auth.rate_limit]`) for tests. */
+export const RAISED_AUTH_RATE_LIMIT_ARGS = [
+  '--auth-rate-limit-sign-in-sign-ups', '1000000',
+  '--auth-rate-limit-token-refresh', '1000000',
+  '--auth-rate-limit-token-verifications', '1000000',
+];
 
 const KEY_LINES = /** @type {const} */ ({
   url: /^API URL: (\S+)\s*$/,
@@ -66,6 +75,7 @@ export async function startEmulator({
   detached = false,
   onSpawn,
   startupTimeoutMs = 30_000,
+  raiseAuthRateLimits = process.env.GEOCACHE_TEST_RAISE_AUTH_RATE_LIMITS === '1',
 } = {}) {
   if (!existsSync(binary)) {
     throw new Error(`The emulator binary ${binary} does not exist: run \`cargo build -p geocache-emulator\` first.`);
@@ -73,6 +83,7 @@ export async function startEmulator({
   const args = ['--host', host, '--port', String(port), '--db', db];
   if (jwtSecret !== undefined) args.push('--jwt-secret', jwtSecret);
   if (config !== null) args.push('--config', config);
+  if (raiseAuthRateLimits) args.push(...RAISED_AUTH_RATE_LIMIT_ARGS);
   args.push(...extraArgs);
   const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'], detached, env: environmentWith(env) });
   onSpawn?.(child);

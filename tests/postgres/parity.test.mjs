@@ -18,7 +18,7 @@ let emulator;
 let keys;
 
 before(async () => {
-  [postgres, emulator] = await Promise.all([startSupabasePostgres(), startEmulator({ port: 0, db: ':memory:' })]);
+  [postgres, emulator] = await Promise.all([startSupabasePostgres(), startEmulator({ port: 0, db: ':memory:', raiseAuthRateLimits: true })]);
   await postgres.createDatabase('parity', { supabaseDefaultPrivileges: true });
   await postgres.applyMigrations('parity');
   authenticator = await postgres.connect('authenticator', 'parity');
