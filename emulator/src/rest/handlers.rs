@@ -27,7 +27,8 @@ use crate::rest::role::request_role;
 use crate::rest::store;
 use crate::table::{Column, Row, SCHEMA, TABLE};
 use axum::body::Bytes;
-use axum::extract::{Path, RawQuery, State};
+use axum::extract::{Path, State};
+use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method, StatusCode};
 use axum::response::Response;
 use axum::Extension;
@@ -47,11 +48,16 @@ pub async fn table(
     Path(table): Path<String>,
     Extension(api_key): Extension<ApiKeyRole>,
     client: ClientAddress,
-    method: Method,
-    headers: HeaderMap,
-    RawQuery(query): RawQuery,
+    parts: Parts,
     body: Bytes,
 ) -> Result<Response, ApiError> {
+    let Parts {
+        method,
+        headers,
+        uri,
+        ..
+    } = parts;
+    let query = uri.query().map(str::to_owned);
     let role = request_role(&state.keys, &headers, api_key, state.clock.now_seconds())?;
     let schema = requested_schema(&method, &headers)?;
     if table != TABLE || schema != SCHEMA {
