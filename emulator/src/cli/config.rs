@@ -63,7 +63,8 @@ pub struct Config {
     #[arg(long, value_name = "KEY", value_parser = api_keys::parse_secret)]
     pub secret_key: Option<String>,
 
-    /// The Supabase CLI's config file (supabase/config.toml) to read `[api] max_rows` from.
+    /// The Supabase CLI's config file (supabase/config.toml) to read `[api] max_rows` and
+    /// `[auth.rate_limit]` from; the sign limit comes from `emulator.toml` beside it, if present.
     #[arg(long, value_name = "PATH")]
     pub config: Option<PathBuf>,
 
