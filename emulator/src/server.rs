@@ -27,15 +27,18 @@ use tokio::sync::{watch, OwnedSemaphorePermit, Semaphore};
 use tokio::time::Instant;
 use tower::Service;
 
+/// Also how long a kept-alive connection may wait for its next request: longer than Node's
+/// fetch keeps idle connections (4 s), so the client, not the server, closes them.
 pub const DEFAULT_HEADER_READ_TIMEOUT_SECONDS: u64 = 10;
-/// nginx's `keepalive_timeout`.
-pub const DEFAULT_IDLE_TIMEOUT_SECONDS: u64 = 75;
+/// nginx's `client_body_timeout` and `send_timeout`.
+pub const DEFAULT_IDLE_TIMEOUT_SECONDS: u64 = 60;
 pub const DEFAULT_MAX_CONNECTIONS: usize = 256;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ConnectionLimits {
     /// From the start of a connection, or the end of the previous response, to the end of the
-    /// next request's headers.
+    /// next request's headers (hyper's deadline, which so also closes idle kept-alive
+    /// connections).
     pub header_read_timeout: Duration,
     /// Without a byte read or written, a connection is asked to close (an exchange in flight
     /// may finish), and after twice this long it is dropped.

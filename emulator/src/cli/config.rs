@@ -141,8 +141,10 @@ pub struct Config {
     )]
     pub header_read_timeout: u64,
 
-    /// Seconds without a byte in either direction after which a connection is closed (between
-    /// requests, or a client that stops sending a body).
+    /// Seconds without a byte in either direction, while a request is received or answered,
+    /// after which the connection is asked to close (an exchange in flight may finish) and, after
+    /// twice as long, dropped: an upload or a download that stalls. The wait for the next request
+    /// on a kept-alive connection is bounded by --header-read-timeout.
     #[arg(
         long,
         env = "GEOCACHE_EMULATOR_IDLE_TIMEOUT",
@@ -269,7 +271,7 @@ mod tests {
             limits,
             ConnectionLimits {
                 header_read_timeout: Duration::from_secs(10),
-                idle_timeout: Duration::from_secs(75),
+                idle_timeout: Duration::from_secs(60),
                 max_connections: 256,
             }
         );

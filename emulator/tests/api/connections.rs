@@ -116,7 +116,21 @@ async fn a_silent_connection_is_closed_by_the_header_deadline() {
 }
 
 #[tokio::test]
-async fn an_idle_kept_alive_connection_is_closed() {
+async fn a_stalled_upload_is_dropped_after_the_idle_timeout() {
+    let (address, key) = serve(limits(30, 1, 8), state()).await;
+    let mut stream = TcpStream::connect(address).await.unwrap();
+    let head = format!(
+        "POST {TABLE_URL} HTTP/1.1\r\nHost: emulator\r\napikey: {key}\r\n\
+         Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{{\"name\":"
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    // Asked to close after 1 s of silence, which a request in flight may finish, then dropped.
+    let elapsed = closed_after(&mut stream, Duration::from_secs(5)).await;
+    assert!(elapsed >= Duration::from_millis(1900), "{elapsed:?}");
+}
+
+#[tokio::test]
+async fn a_connection_silent_past_the_idle_timeout_is_closed() {
     let (address, key) = serve(limits(30, 1, 8), state()).await;
     let mut stream = TcpStream::connect(address).await.unwrap();
     stream.write_all(get(&key).as_bytes()).await.unwrap();
@@ -204,4 +218,14 @@ async fn an_oversized_body_is_refused_and_the_client_sees_the_413() {
             "{text}"
         );
     }
+}
+
+#[tokio::test]
+async fn a_kept_alive_connection_waits_for_its_next_request_only_until_the_header_deadline() {
+    let (address, key) = serve(limits(1, 60, 8), state()).await;
+    let mut stream = TcpStream::connect(address).await.unwrap();
+    stream.write_all(get(&key).as_bytes()).await.unwrap();
+    assert!(read_response(&mut stream).await.is_some());
+    let elapsed = closed_after(&mut stream, Duration::from_secs(5)).await;
+    assert!(elapsed >= Duration::from_millis(900), "{elapsed:?}");
 }
