@@ -11,6 +11,7 @@ use crate::error::ApiError;
 use crate::faults::FaultInjector;
 use crate::gateway::DEFAULT_MAX_BODY_BYTES;
 use crate::keys::Keys;
+use crate::private_file;
 use crate::rest::sign_limit::{SignLimiter, SignLimits};
 use crate::rest::DEFAULT_MAX_ROWS;
 use rusqlite::Connection;
@@ -90,7 +91,10 @@ impl Database {
         let connection = match location {
             DbLocation::Memory => Connection::open_in_memory(),
             DbLocation::File(path) => {
-                create_parent_dirs(path).map_err(|error| fail(error.to_string()))?;
+                // SQLite gives the -wal and -shm files the database file's mode.
+                private_file::create_parent_dirs(path)
+                    .and_then(|()| private_file::ensure_private(path))
+                    .map_err(|error| fail(error.to_string()))?;
                 Connection::open(path)
             }
         }
@@ -102,6 +106,15 @@ impl Database {
                 .pragma_update(None, "journal_mode", "WAL")
                 .and_then(|()| connection.pragma_update(None, "synchronous", "FULL"))
                 .map_err(|error| fail(error.to_string()))?;
+        }
+        if let DbLocation::File(path) = location {
+            // Files an older emulator left readable by others.
+            for suffix in ["-wal", "-shm"] {
+                let mut name = path.clone().into_os_string();
+                name.push(suffix);
+                private_file::restrict_if_present(Path::new(&name))
+                    .map_err(|error| fail(error.to_string()))?;
+            }
         }
         // SQLite enforces foreign keys (the auth tables cascade deletes) only when asked to.
         connection
@@ -131,13 +144,6 @@ impl Database {
         })
         .await
         .map_err(ApiError::internal)?
-    }
-}
-
-fn create_parent_dirs(path: &Path) -> std::io::Result<()> {
-    match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => std::fs::create_dir_all(parent),
-        _ => Ok(()),
     }
 }
 

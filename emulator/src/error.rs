@@ -133,6 +133,15 @@ impl ApiError {
         }
     }
 
+    /// 401 for a key in the URL of the emulator's own endpoints, which read only the header.
+    pub fn emulator_key_in_query() -> Self {
+        ApiError::Gateway {
+            status: StatusCode::UNAUTHORIZED,
+            message: "No API key found in request",
+            hint: Some("The emulator's own endpoints take the key in the `apikey` header only, never in the URL."),
+        }
+    }
+
     pub fn invalid_api_key() -> Self {
         ApiError::Gateway {
             status: StatusCode::UNAUTHORIZED,
@@ -637,14 +646,67 @@ pub async fn log_internal_errors(request: Request, next: Next) -> Response {
     let uri = request.uri().clone();
     let response = next.run(request).await;
     if let Some(InternalErrorCause(cause)) = response.extensions().get::<InternalErrorCause>() {
-        eprintln!("geocache-emulator: internal error on {method} {uri}: {cause}");
+        eprintln!("{}", internal_error_line(&method, &uri, cause));
     }
     response
+}
+
+/// The log line for an internal error, with credentials in the query string (`?apikey=`,
+/// tokens, secrets, passwords) replaced by `[redacted]`: logs are read by more eyes than keys.
+pub fn internal_error_line(
+    method: &axum::http::Method,
+    uri: &axum::http::Uri,
+    cause: &str,
+) -> String {
+    let target = match uri.query() {
+        Some(query) => format!("{}?{}", uri.path(), redacted_query(query)),
+        None => uri.path().to_owned(),
+    };
+    format!("geocache-emulator: internal error on {method} {target}: {cause}")
+}
+
+/// Parameter names that carry credentials, by the words in them.
+const SECRET_WORDS: [&str; 6] = ["key", "token", "secret", "password", "jwt", "auth"];
+
+fn redacted_query(query: &str) -> String {
+    query
+        .split('&')
+        .map(|pair| {
+            let name = pair.split_once('=').map_or(pair, |(name, _)| name);
+            let decoded: String = form_urlencoded::parse(name.as_bytes())
+                .map(|(name, _)| name.to_ascii_lowercase())
+                .collect();
+            if pair.contains('=') && SECRET_WORDS.iter().any(|word| decoded.contains(word)) {
+                format!("{name}=[redacted]")
+            } else {
+                pair.to_owned()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("&")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_internal_error_log_never_prints_a_key_from_the_query() {
+        let uri: axum::http::Uri =
+            "/rest/v1/geocache_logs?select=id&apikey=sb_secret_abc&%61pikey=eyJx&access_token=t&order=id.asc"
+                .parse()
+                .unwrap();
+        let line = internal_error_line(&axum::http::Method::GET, &uri, "sqlite: broken");
+        assert_eq!(
+            line,
+            "geocache-emulator: internal error on GET /rest/v1/geocache_logs?select=id&apikey=[redacted]&%61pikey=[redacted]&access_token=[redacted]&order=id.asc: sqlite: broken"
+        );
+        let plain: axum::http::Uri = "/auth/v1/user".parse().unwrap();
+        assert_eq!(
+            internal_error_line(&axum::http::Method::PUT, &plain, "x"),
+            "geocache-emulator: internal error on PUT /auth/v1/user: x"
+        );
+    }
 
     #[test]
     fn table_hint_only_for_close_names() {

@@ -1,6 +1,11 @@
 //! Supabase's API gateway in front of every API (`/rest/v1`, `/auth/v1`, `/emulator/v1`): a
 //! request must carry an API key (`apikey` header or query parameter) and a body no larger than
-//! the configured limit (`--max-body-bytes`).
+//! the configured limit (`--max-body-bytes`). The rest of a refused body is read and discarded
+//! behind the 413 ([`crate::linger`]), so the client sees the answer rather than a reset.
+//!
+//! The emulator's own endpoints take the key from the header only: a key in a URL ends up in
+//! logs and histories, and a header forces a browser's CORS preflight, so a page cannot fire a
+//! request at them blind.
 //!
 //! The key is either a new-format key (`sb_publishable_...` acts as `anon`, `sb_secret_...` as
 //! `service_role`; any other `sb_` key is refused and none is ever read as a JWT) or a legacy JWT
@@ -13,12 +18,14 @@ use crate::db::AppState;
 use crate::error::ApiError;
 use crate::keys::api_keys::{NEW_FORMAT_PREFIX, SECRET_PREFIX};
 use crate::keys::{Keys, Role};
+use crate::linger;
 use axum::body::Body;
 use axum::extract::{FromRequestParts, Request, State};
 use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, HeaderValue};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use http_body_util::BodyExt;
 
 /// The default body limit: a 1 MB message fits even if every character is escaped in JSON.
 pub const DEFAULT_MAX_BODY_BYTES: usize = 8 * 1024 * 1024;
@@ -45,12 +52,36 @@ impl<S: Send + Sync> FromRequestParts<S> for ServiceRoleKey {
     }
 }
 
-pub async fn require_api_key(
-    State(state): State<AppState>,
+/// Where a route reads the API key from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum KeySources {
+    /// The `apikey` header, else the `apikey` query parameter (Supabase's APIs).
+    HeaderOrQuery,
+    /// The `apikey` header only (the emulator's own endpoints).
+    HeaderOnly,
+}
+
+/// The gateway of Supabase's APIs.
+pub async fn require_api_key(state: State<AppState>, request: Request, next: Next) -> Response {
+    guard(state, KeySources::HeaderOrQuery, request, next).await
+}
+
+/// The gateway of the emulator's own endpoints: the key in the `apikey` header only.
+pub async fn require_api_key_header(
+    state: State<AppState>,
     request: Request,
     next: Next,
 ) -> Response {
-    let checked = match admit(&state.keys, request, state.clock.now_seconds()) {
+    guard(state, KeySources::HeaderOnly, request, next).await
+}
+
+async fn guard(
+    State(state): State<AppState>,
+    sources: KeySources,
+    request: Request,
+    next: Next,
+) -> Response {
+    let checked = match admit(&state.keys, sources, request, state.clock.now_seconds()) {
         Ok((role, request)) => {
             limit_body(request, state.max_body_bytes)
                 .await
@@ -59,17 +90,51 @@ pub async fn require_api_key(
                     request
                 })
         }
-        Err(error) => Err(error),
+        Err(error) => Err(BodyRefusal::Other(error)),
     };
     match checked {
         Ok(request) => next.run(request).await,
-        Err(error) => error.into_response(),
+        Err(BodyRefusal::TooLarge) => {
+            let mut response = ApiError::payload_too_large().into_response();
+            // The body may not have been read to its end.
+            response
+                .headers_mut()
+                .insert(header::CONNECTION, HeaderValue::from_static("close"));
+            response
+        }
+        Err(BodyRefusal::Other(error)) => error.into_response(),
+    }
+}
+
+/// Why the gateway refused a request.
+enum BodyRefusal {
+    TooLarge,
+    Other(ApiError),
+}
+
+impl From<ApiError> for BodyRefusal {
+    fn from(error: ApiError) -> BodyRefusal {
+        BodyRefusal::Other(error)
     }
 }
 
 /// Applies the key rules: the key's role, and the request as the services behind see it.
-fn admit(keys: &Keys, mut request: Request, now: i64) -> Result<(Role, Request), ApiError> {
-    let key = api_key(&request).ok_or_else(ApiError::no_api_key)?;
+fn admit(
+    keys: &Keys,
+    sources: KeySources,
+    mut request: Request,
+    now: i64,
+) -> Result<(Role, Request), ApiError> {
+    let key = match (api_key(&request), sources) {
+        (Some(key), _) => key,
+        (None, KeySources::HeaderOnly) if query_key(&request).is_some() => {
+            return Err(ApiError::emulator_key_in_query())
+        }
+        (None, KeySources::HeaderOnly) => return Err(ApiError::no_api_key()),
+        (None, KeySources::HeaderOrQuery) => {
+            query_key(&request).ok_or_else(ApiError::no_api_key)?
+        }
+    };
     let key = key.trim();
     let role = key_role(keys, key, now)?;
     if key.starts_with(SECRET_PREFIX) && from_browser(request.headers()) {
@@ -89,15 +154,16 @@ fn admit(keys: &Keys, mut request: Request, now: i64) -> Result<(Role, Request),
 }
 
 fn api_key(request: &Request) -> Option<String> {
-    let from_header = request
+    request
         .headers()
         .get("apikey")
-        .map(|value| value.to_str().unwrap_or_default().to_owned());
-    from_header.or_else(|| {
-        form_urlencoded::parse(request.uri().query().unwrap_or_default().as_bytes())
-            .find(|(key, _)| key == "apikey")
-            .map(|(_, value)| value.into_owned())
-    })
+        .map(|value| value.to_str().unwrap_or_default().to_owned())
+}
+
+fn query_key(request: &Request) -> Option<String> {
+    form_urlencoded::parse(request.uri().query().unwrap_or_default().as_bytes())
+        .find(|(key, _)| key == "apikey")
+        .map(|(_, value)| value.into_owned())
 }
 
 /// The token of an `Authorization: Bearer` header, read leniently (any scheme case, spaces
@@ -136,27 +202,42 @@ pub fn key_role(keys: &Keys, key: &str, now: i64) -> Result<Role, ApiError> {
 }
 
 /// Reads the body up to `limit` bytes: a declared `Content-Length` over the limit is refused
-/// before reading, a chunked body as soon as it passes the limit.
-async fn limit_body(request: Request, limit: usize) -> Result<Request, ApiError> {
+/// before reading, a chunked body as soon as it passes the limit; either way the rest is
+/// discarded behind the answer.
+async fn limit_body(request: Request, limit: usize) -> Result<Request, BodyRefusal> {
     let declared = request
         .headers()
         .get(header::CONTENT_LENGTH)
         .and_then(|value| value.to_str().ok())
         .and_then(|text| text.parse::<u64>().ok());
+    let (parts, mut body) = request.into_parts();
     if declared.is_some_and(|length| length > limit as u64) {
-        return Err(ApiError::payload_too_large());
-    }
-    let (parts, body) = request.into_parts();
-    let bytes = axum::body::to_bytes(body, limit).await.map_err(|error| {
-        let over_limit = std::error::Error::source(&error)
-            .is_some_and(|source| source.is::<http_body_util::LengthLimitError>());
-        if over_limit {
-            ApiError::payload_too_large()
-        } else {
-            ApiError::invalid_body("Could not read the request body")
+        // A client waiting for `100 Continue` has sent nothing, and gets none until the body
+        // is read.
+        if !expects_continue(&parts.headers) {
+            linger::discard_later(body);
         }
-    })?;
+        return Err(BodyRefusal::TooLarge);
+    }
+    let mut bytes = Vec::new();
+    while let Some(frame) = body.frame().await {
+        let frame = frame.map_err(|_| ApiError::invalid_body("Could not read the request body"))?;
+        if let Some(data) = frame.data_ref() {
+            if bytes.len() + data.len() > limit {
+                linger::discard_later(body);
+                return Err(BodyRefusal::TooLarge);
+            }
+            bytes.extend_from_slice(data);
+        }
+    }
     Ok(Request::from_parts(parts, Body::from(bytes)))
+}
+
+fn expects_continue(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::EXPECT)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| value.trim().eq_ignore_ascii_case("100-continue"))
 }
 
 #[cfg(test)]

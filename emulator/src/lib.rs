@@ -22,15 +22,19 @@ pub mod fuzzing;
 pub mod gateway;
 mod health;
 pub mod keys;
+mod linger;
 mod outbox;
+pub mod private_file;
 pub mod rest;
+pub mod server;
 pub mod table;
 pub mod timestamp;
 
 use crate::cli::config::Config;
 use crate::cli::project_file::ProjectFileError;
+use crate::cli::secret::{self as jwt_secret, SecretError};
 use crate::db::{AppState, Database, OpenError};
-use crate::faults::connection::{ConnectionTap, FaultListener};
+use crate::server::ConnectionLimits;
 use axum::extract::DefaultBodyLimit;
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
@@ -59,17 +63,25 @@ pub fn app(state: AppState) -> Router {
         .layer(cors::layer())
 }
 
-/// Serves `app(state)` on `listener` until `shutdown` completes, through the listener that lets
-/// the fault plan drop connections.
+/// Serves `app(state)` on `listener` with the default connection limits until `shutdown`
+/// completes.
 pub async fn run(
     listener: TcpListener,
     state: AppState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let service = app(state).into_make_service_with_connect_info::<ConnectionTap>();
-    axum::serve(FaultListener::new(listener), service)
-        .with_graceful_shutdown(shutdown)
-        .await
+    run_with_limits(listener, state, ConnectionLimits::default(), shutdown).await
+}
+
+/// Serves `app(state)` on `listener` within `limits` until `shutdown` completes, through the
+/// listener that lets the fault plan drop connections.
+pub async fn run_with_limits(
+    listener: TcpListener,
+    state: AppState,
+    limits: ConnectionLimits,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    server::serve(listener, app(state), limits, shutdown).await
 }
 
 /// What Supabase's gateway answers for a path no service owns.
@@ -83,6 +95,7 @@ async fn no_route() -> impl IntoResponse {
 #[derive(Debug)]
 pub enum ServeError {
     Config(ProjectFileError),
+    Secret(SecretError),
     Database(OpenError),
     Io(std::io::Error),
 }
@@ -91,6 +104,7 @@ impl std::fmt::Display for ServeError {
     fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             ServeError::Config(error) => error.fmt(formatter),
+            ServeError::Secret(error) => error.fmt(formatter),
             ServeError::Database(error) => error.fmt(formatter),
             ServeError::Io(error) => error.fmt(formatter),
         }
@@ -99,12 +113,15 @@ impl std::fmt::Display for ServeError {
 
 impl std::error::Error for ServeError {}
 
-/// Reads the config file, opens the database, binds, prints the startup lines and serves until
-/// SIGINT/SIGTERM.
+/// Reads the config file, opens the database, finds the JWT secret, binds, prints the startup
+/// lines and serves until SIGINT/SIGTERM.
 pub async fn serve(config: Config) -> Result<(), ServeError> {
     let file = config.project_file().map_err(ServeError::Config)?;
     let database = Database::open(&config.db_location()).map_err(ServeError::Database)?;
-    let state = AppState::new(database, config.keys()).with_max_rows(config.max_rows(&file));
+    let secret = config.jwt_secret().map_err(ServeError::Secret)?;
+    jwt_secret::check_exposure(&config.host, &secret.value).map_err(ServeError::Secret)?;
+    eprintln!("geocache-emulator: {}", secret.source);
+    let state = AppState::new(database, config.keys(&secret)).with_max_rows(config.max_rows(&file));
     let listener = TcpListener::bind((config.host.as_str(), config.port))
         .await
         .map_err(ServeError::Io)?;
@@ -115,6 +132,7 @@ pub async fn serve(config: Config) -> Result<(), ServeError> {
         .with_max_body_bytes(config.max_body_bytes)
         .with_trusted_proxies(config.trusted_proxy.clone())
         .with_sign_limits(config.sign_limits(&file));
+    let limits = config.connection_limits();
     if let Some(plan) = config.faults {
         eprintln!(
             "geocache-emulator: fault injection on, {} rule(s)",
@@ -123,7 +141,7 @@ pub async fn serve(config: Config) -> Result<(), ServeError> {
         state.faults.install(plan);
     }
     print_startup_lines(&state).map_err(ServeError::Io)?;
-    run(listener, state, shutdown_signal())
+    run_with_limits(listener, state, limits, shutdown_signal())
         .await
         .map_err(ServeError::Io)
 }

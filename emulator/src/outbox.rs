@@ -1,6 +1,6 @@
 //! `GET /emulator/v1/sms`: the text messages the auth server "sent" (MFA codes), oldest first, for
-//! test harnesses. Not a Supabase API: it needs a service-role key (the secret key or the service_role key) as
-//! `apikey`.
+//! test harnesses. Not a Supabase API: it needs a service-role key (the secret key or the service_role key) in the
+//! `apikey` header (never the URL).
 
 use crate::auth::store::outbox;
 use crate::db::AppState;
@@ -24,7 +24,7 @@ pub fn router(state: AppState) -> Router {
         .route("/emulator/v1/sms", get(list))
         .route_layer(middleware::from_fn_with_state(
             state.clone(),
-            gateway::require_api_key,
+            gateway::require_api_key_header,
         ))
         .with_state(state)
 }

@@ -2,6 +2,8 @@
 // Starts the prebuilt emulator and reads the lines it prints once its socket is bound: "API URL: ...",
 // "anon key: ...", "service_role key: ...", "Publishable key: sb_publishable_..." and "Secret key: sb_secret_...".
 // By default it reads the repository's supabase/config.toml (`--config`), so the row cap there applies here too.
+// Without jwtSecret the emulator signs with its own random secret, kept in `jwt-secret` beside a database file (so a
+// data directory keeps its keys across restarts) or fresh for ":memory:"; the printed keys are always the ones to use.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -26,7 +28,7 @@ import { environmentWith, exited, forEachLine, outputTail, stopProcess } from '.
  * @property {number} [port]            0 (the default) lets the OS pick a free port
  * @property {string} [host]
  * @property {string} [db]              a file path, or ":memory:" (the default here, for tests)
- * @property {string} [jwtSecret]
+ * @property {string} [jwtSecret]      at least 32 bytes; passed in the environment, where `ps` does not show it
  * @property {string | null} [config]   the Supabase CLI config file to read (`--config`); null reads none
  * @property {string} [binary]
  * @property {string[]} [extraArgs]     more flags after the standard ones (e.g. tuning flags a test needs)
@@ -48,6 +50,8 @@ export const RAISED_AUTH_RATE_LIMIT_ARGS = [
   '--auth-rate-limit-token-refresh', '1000000',
   '--auth-rate-limit-token-verifications', '1000000',
 ];
+/** The emulator reads its JWT secret from this variable when `--jwt-secret` is not given. */
+export const JWT_SECRET_VARIABLE = 'GEOCACHE_EMULATOR_JWT_SECRET';
 
 const KEY_LINES = /** @type {const} */ ({
   url: /^API URL: (\S+)\s*$/,
@@ -81,11 +85,12 @@ export async function startEmulator({
     throw new Error(`The emulator binary ${binary} does not exist: run \`cargo build -p geocache-emulator\` first.`);
   }
   const args = ['--host', host, '--port', String(port), '--db', db];
-  if (jwtSecret !== undefined) args.push('--jwt-secret', jwtSecret);
   if (config !== null) args.push('--config', config);
   if (raiseAuthRateLimits) args.push(...RAISED_AUTH_RATE_LIMIT_ARGS);
   args.push(...extraArgs);
-  const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'], detached, env: environmentWith(env) });
+  // Without jwtSecret, a secret set in the environment (the owner's own) still applies.
+  const secretEnv = jwtSecret === undefined ? env : { [JWT_SECRET_VARIABLE]: jwtSecret, ...env };
+  const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'], detached, env: environmentWith(secretEnv) });
   onSpawn?.(child);
   const stop = () => stopProcess(child, { group: detached });
   const tail = outputTail();

@@ -13,9 +13,12 @@ test('the printed keys have the Supabase CLI forms', async (t) => {
   const { emulator } = await startBackend(t);
   assert.match(emulator.publishableKey, /^sb_publishable_[A-Za-z0-9_-]+$/);
   assert.match(emulator.secretKey, /^sb_secret_[A-Za-z0-9_-]+$/);
-  // The same JWT secret gives the same keys on every start.
-  const { emulator: again } = await startBackend(t);
-  assert.deepEqual([again.publishableKey, again.secretKey], [emulator.publishableKey, emulator.secretKey]);
+  // The same JWT secret gives the same keys on every start; a database in memory gets a new secret each time.
+  const secret = 'a-secret-shared-by-two-starts-of-the-emulator';
+  const { emulator: first } = await startBackend(t, { jwtSecret: secret });
+  const { emulator: again } = await startBackend(t, { jwtSecret: secret });
+  assert.deepEqual([again.publishableKey, again.secretKey], [first.publishableKey, first.secretKey]);
+  assert.notEqual(first.secretKey, emulator.secretKey);
 });
 
 test('the publishable key signs and reads the logbook like the anon key, and may not delete', async (t) => {

@@ -4,10 +4,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createClient } from '@supabase/supabase-js';
-import { startEmulator } from '../../scripts/lib/emulator.mjs';
+import { JWT_SECRET_VARIABLE, startEmulator } from '../../scripts/lib/emulator.mjs';
 import { TABLE, claims, jwt, rest, sampleEntries, signInOrder, startBackend } from './support.mjs';
 
-/** Supabase CLI's default JWT secret, which the emulator also uses by default. */
+/** Supabase CLI's default JWT secret: public, so the emulator uses it only when given (and on loopback only). */
 const SUPABASE_CLI_SECRET = 'super-secret-jwt-token-with-at-least-32-characters-long';
 /** The anon key every local Supabase project prints (`supabase status`), signed with the secret above. */
 const SUPABASE_DEMO_ANON_KEY =
@@ -79,8 +79,16 @@ test('malformed select, order and filter parameters are refused with PGRST100, n
   assert.deepEqual(quoted.data, [], 'a quote in a filter value is data, not SQL');
 });
 
-test('the default keys are the local Supabase demo keys', async (t) => {
-  const { emulator } = await startBackend(t);
+test('without a secret the keys are the emulator\'s own, not the public demo keys', async (t) => {
+  const { emulator } = await startBackend(t, { env: { [JWT_SECRET_VARIABLE]: undefined } });
+  assert.notEqual(emulator.anonKey, SUPABASE_DEMO_ANON_KEY);
+  assert.deepEqual(claims(emulator.anonKey), { iss: 'supabase-demo', role: 'anon', exp: 1983812996 });
+  const refused = await createClient(emulator.url, SUPABASE_DEMO_ANON_KEY).from(TABLE).select('*');
+  assert.equal(refused.status, 401);
+});
+
+test('given the Supabase CLI secret, the keys are the local Supabase demo keys', async (t) => {
+  const { emulator } = await startBackend(t, { jwtSecret: SUPABASE_CLI_SECRET });
   assert.equal(emulator.anonKey, SUPABASE_DEMO_ANON_KEY);
   assert.equal(emulator.anonKey, jwt({ iss: 'supabase-demo', role: 'anon', exp: 1983812996 }, { secret: SUPABASE_CLI_SECRET }));
   assert.equal(
@@ -107,7 +115,7 @@ test('--jwt-secret signs the printed keys; keys signed with the default secret a
 });
 
 test('any key signed with the secret whose role is anon or service_role is accepted', async (t) => {
-  const { emulator } = await startBackend(t);
+  const { emulator } = await startBackend(t, { jwtSecret: SUPABASE_CLI_SECRET });
   const now = Math.floor(Date.now() / 1000);
   for (const role of ['anon', 'service_role']) {
     const key = jwt({ role, iat: now, exp: now + 3600, ref: 'local' }, { secret: SUPABASE_CLI_SECRET });
@@ -118,7 +126,7 @@ test('any key signed with the secret whose role is anon or service_role is accep
 });
 
 test('missing, wrong, forged, unsigned and expired keys get 401 with a JSON message', async (t) => {
-  const { emulator } = await startBackend(t);
+  const { emulator } = await startBackend(t, { jwtSecret: SUPABASE_CLI_SECRET });
   const now = Math.floor(Date.now() / 1000);
   /** @type {[string, Record<string, string>][]} */
   const cases = [

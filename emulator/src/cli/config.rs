@@ -2,20 +2,26 @@
 
 use crate::auth::settings::AuthSettings;
 use crate::cli::project_file::{ProjectFile, ProjectFileError};
+use crate::cli::secret::{self, JwtSecret, SecretError};
 use crate::db::DbLocation;
 use crate::faults::plan::{self, FaultPlan};
 use crate::gateway::DEFAULT_MAX_BODY_BYTES;
 use crate::keys::api_keys;
-use crate::keys::{Keys, DEFAULT_JWT_SECRET};
+use crate::keys::Keys;
 use crate::rest::sign_limit::{
     SignLimits, DEFAULT_MAX_SIGNS_PER_ADDRESS_MINUTE, DEFAULT_MAX_SIGNS_PER_MINUTE,
     DEFAULT_MAX_SIGNS_PER_REQUEST,
 };
 use crate::rest::DEFAULT_MAX_ROWS;
+use crate::server::{
+    ConnectionLimits, DEFAULT_HEADER_READ_TIMEOUT_SECONDS, DEFAULT_IDLE_TIMEOUT_SECONDS,
+    DEFAULT_MAX_CONNECTIONS,
+};
 use clap::builder::TypedValueParser;
 use clap::Parser;
 use std::net::IpAddr;
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// A local Supabase-compatible backend for the geocache logbook: the PostgREST subset for
 /// `public.geocache_logs` and the auth server (/auth/v1: email sign-up and sign-in, refresh
@@ -31,7 +37,7 @@ use std::path::PathBuf;
 /// For tests, faults can be injected into /rest/v1 and /auth/v1 (latency, 5xx answers, dropped
 /// connections, broken bodies, responses out of order) with --faults or, while running, through
 /// /emulator/v1/faults (GET reads the plan and its counters, POST installs one, DELETE clears
-/// it; the secret key or the service_role key as `apikey`).
+/// it; the secret key or the service_role key in the `apikey` header).
 #[derive(Debug, Clone, Parser)]
 #[command(name = "geocache-emulator", version)]
 pub struct Config {
@@ -48,10 +54,19 @@ pub struct Config {
     #[arg(long, default_value = ".data/emulator.sqlite3")]
     pub db: String,
 
-    /// Secret that signs and verifies JWTs (HS256). The default is the Supabase CLI's, so the
-    /// printed keys are the well-known local demo keys.
-    #[arg(long, default_value = DEFAULT_JWT_SECRET, value_parser = non_empty)]
-    pub jwt_secret: String,
+    /// Secret that signs and verifies JWTs (HS256), at least 32 bytes. Without it a random secret
+    /// is made on first start and kept in `jwt-secret` beside the database (readable by its owner
+    /// only), so a data directory keeps its keys; `--db :memory:` gets a new one each start. The
+    /// Supabase CLI's public demo secret is refused unless --host is loopback. Prefer the
+    /// environment variable: `ps` shows flags to every user.
+    #[arg(
+        long,
+        env = "GEOCACHE_EMULATOR_JWT_SECRET",
+        hide_env_values = true,
+        value_name = "SECRET",
+        value_parser = secret::parse_given
+    )]
+    pub jwt_secret: Option<String>,
 
     /// The publishable key (anon role) instead of the one derived from the JWT secret; must start
     /// with `sb_publishable_`.
@@ -120,6 +135,40 @@ pub struct Config {
         value_parser = clap::value_parser!(u64).range(1..=1 << 32).map(|bytes| bytes as usize)
     )]
     pub max_body_bytes: usize,
+
+    /// Seconds a client has to send a request's headers, from the start of the connection or the
+    /// end of the previous response; a connection that trickles them is closed.
+    #[arg(
+        long,
+        env = "GEOCACHE_EMULATOR_HEADER_READ_TIMEOUT",
+        value_name = "SECONDS",
+        default_value_t = DEFAULT_HEADER_READ_TIMEOUT_SECONDS,
+        value_parser = clap::value_parser!(u64).range(1..=30)
+    )]
+    pub header_read_timeout: u64,
+
+    /// Seconds without a byte in either direction, while a request is received or answered,
+    /// after which the connection is asked to close (an exchange in flight may finish) and, after
+    /// twice as long, dropped: an upload or a download that stalls. The wait for the next request
+    /// on a kept-alive connection is bounded by --header-read-timeout.
+    #[arg(
+        long,
+        env = "GEOCACHE_EMULATOR_IDLE_TIMEOUT",
+        value_name = "SECONDS",
+        default_value_t = DEFAULT_IDLE_TIMEOUT_SECONDS,
+        value_parser = clap::value_parser!(u64).range(1..=3600)
+    )]
+    pub idle_timeout: u64,
+
+    /// Connections served at once; more wait in the listen backlog until one closes.
+    #[arg(
+        long,
+        env = "GEOCACHE_EMULATOR_MAX_CONNECTIONS",
+        value_name = "N",
+        default_value_t = DEFAULT_MAX_CONNECTIONS,
+        value_parser = clap::value_parser!(u32).range(1..=65_536).map(|n| n as usize)
+    )]
+    pub max_connections: usize,
 
     /// A fault plan to start with: JSON, or @FILE to read it from a file. The same document POST
     /// /emulator/v1/faults takes.
@@ -217,10 +266,24 @@ impl Config {
         DbLocation::from_arg(&self.db)
     }
 
-    /// The keys: legacy JWTs and new-format keys derived from the secret, or given explicitly.
-    pub fn keys(&self) -> Keys {
-        Keys::new(&self.jwt_secret)
+    /// The JWT secret: the flag, else the database's secret file, else a fresh one.
+    pub fn jwt_secret(&self) -> Result<JwtSecret, SecretError> {
+        secret::resolve(self.jwt_secret.as_deref(), &self.db_location())
+    }
+
+    /// The keys: legacy JWTs and new-format keys derived from `secret`, or given explicitly.
+    pub fn keys(&self, secret: &JwtSecret) -> Keys {
+        Keys::new(&secret.value)
             .with_api_keys(self.publishable_key.clone(), self.secret_key.clone())
+    }
+
+    /// How the listener treats connections.
+    pub fn connection_limits(&self) -> ConnectionLimits {
+        ConnectionLimits {
+            header_read_timeout: Duration::from_secs(self.header_read_timeout),
+            idle_timeout: Duration::from_secs(self.idle_timeout),
+            max_connections: self.max_connections,
+        }
     }
 
     /// The `--config` file's settings; none without the flag.
@@ -300,14 +363,6 @@ impl Config {
     }
 }
 
-fn non_empty(value: &str) -> Result<String, String> {
-    if value.is_empty() {
-        Err("must not be empty".to_owned())
-    } else {
-        Ok(value.to_owned())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -321,7 +376,16 @@ mod tests {
             config.db_location(),
             DbLocation::File(".data/emulator.sqlite3".into())
         );
-        assert_eq!(config.jwt_secret, DEFAULT_JWT_SECRET);
+        assert_eq!(config.jwt_secret, None);
+        let limits = config.connection_limits();
+        assert_eq!(
+            limits,
+            ConnectionLimits {
+                header_read_timeout: Duration::from_secs(10),
+                idle_timeout: Duration::from_secs(60),
+                max_connections: 256,
+            }
+        );
         let auth = config.auth_settings("http://127.0.0.1:54321".to_owned());
         assert_eq!(auth, AuthSettings::default());
     }
@@ -380,12 +444,15 @@ mod tests {
             "--db",
             ":memory:",
             "--jwt-secret",
-            "s",
+            "a-secret-of-at-least-32-bytes-long",
         ])
         .unwrap();
         assert_eq!(config.port, 0);
         assert_eq!(config.db_location(), DbLocation::Memory);
-        assert_eq!(config.jwt_secret, "s");
+        assert_eq!(
+            config.jwt_secret().unwrap().value,
+            "a-secret-of-at-least-32-bytes-long"
+        );
     }
 
     #[test]
@@ -458,12 +525,16 @@ mod tests {
 
     #[test]
     fn new_format_keys_are_derived_or_given() {
+        let secret = JwtSecret {
+            value: "a-secret-of-at-least-32-bytes-long".to_owned(),
+            source: secret::SecretSource::Given,
+        };
         let derived = Config::try_parse_from(["geocache-emulator"])
             .unwrap()
-            .keys();
+            .keys(&secret);
         let again = Config::try_parse_from(["geocache-emulator"])
             .unwrap()
-            .keys();
+            .keys(&secret);
         assert_eq!(derived.publishable_key(), again.publishable_key());
         assert_eq!(derived.secret_key(), again.secret_key());
         let given = Config::try_parse_from([
@@ -474,7 +545,7 @@ mod tests {
             "sb_secret_mine",
         ])
         .unwrap()
-        .keys();
+        .keys(&secret);
         assert_eq!(
             (given.publishable_key(), given.secret_key()),
             ("sb_publishable_mine", "sb_secret_mine")
@@ -533,6 +604,16 @@ mod tests {
     }
 
     #[test]
+    fn secrets_shorter_than_32_bytes_are_refused() {
+        for short in ["", "s", &"x".repeat(31)] {
+            let error = Config::try_parse_from(["geocache-emulator", "--jwt-secret", short])
+                .unwrap_err()
+                .to_string();
+            assert!(error.contains("at least 32"), "{error}");
+        }
+    }
+
+    #[test]
     fn sign_limits_come_from_the_flag_then_the_file_then_the_migration() {
         let mut file = ProjectFile::default();
         let limits = |args: &[&str], file: &ProjectFile| {
@@ -581,7 +662,36 @@ mod tests {
     }
 
     #[test]
-    fn empty_secret_is_refused() {
-        assert!(Config::try_parse_from(["geocache-emulator", "--jwt-secret", ""]).is_err());
+    fn connection_limits_come_from_flags_within_bounds() {
+        let config = Config::try_parse_from([
+            "geocache-emulator",
+            "--header-read-timeout",
+            "2",
+            "--idle-timeout",
+            "3",
+            "--max-connections",
+            "4",
+        ])
+        .unwrap();
+        assert_eq!(
+            config.connection_limits(),
+            ConnectionLimits {
+                header_read_timeout: Duration::from_secs(2),
+                idle_timeout: Duration::from_secs(3),
+                max_connections: 4,
+            }
+        );
+        // A trickled head never holds a connection longer than 30 s.
+        for (flag, value) in [
+            ("--header-read-timeout", "0"),
+            ("--header-read-timeout", "31"),
+            ("--idle-timeout", "0"),
+            ("--max-connections", "0"),
+        ] {
+            assert!(
+                Config::try_parse_from(["geocache-emulator", flag, value]).is_err(),
+                "{flag} {value}"
+            );
+        }
     }
 }

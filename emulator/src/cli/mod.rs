@@ -2,3 +2,4 @@
 
 pub mod config;
 pub mod project_file;
+pub mod secret;

@@ -8,7 +8,7 @@
 //! | `POST /emulator/v1/faults` | installs a plan (JSON body), resetting counters and seeds |
 //! | `DELETE /emulator/v1/faults` | removes every rule |
 //!
-//! The routes need a service-role key (the secret key or the service_role key) as `apikey`. The `--faults` flag installs a plan at
+//! The routes need a service-role key (the secret key or the service_role key) in the `apikey` header (never the URL). The `--faults` flag installs a plan at
 //! start-up. Faults apply only to `/rest/v1` and `/auth/v1` ([`middleware`]); dropping
 //! connections needs the emulator's listener ([`connection`]), which [`crate::run`] uses.
 
@@ -37,7 +37,7 @@ pub fn router(state: AppState) -> Router {
         .route(ROUTE, get(report).post(install).delete(clear))
         .route_layer(axum_middleware::from_fn_with_state(
             state.clone(),
-            gateway::require_api_key,
+            gateway::require_api_key_header,
         ))
         .with_state(state)
 }

@@ -41,6 +41,30 @@ async fn api_key_may_be_a_query_parameter() {
 }
 
 #[tokio::test]
+async fn the_emulator_endpoints_take_the_key_from_the_header_only() {
+    let app = TestApp::new();
+    for key in [app.service.clone(), app.anon.clone()] {
+        for (method, path) in [
+            (Method::GET, "/emulator/v1/sms"),
+            (Method::GET, "/emulator/v1/faults"),
+            (Method::DELETE, "/emulator/v1/faults"),
+        ] {
+            let response = app
+                .bare(method.clone(), &format!("{path}?apikey={key}"))
+                .send()
+                .await;
+            assert_eq!(response.status, StatusCode::UNAUTHORIZED, "{method} {path}");
+            assert_eq!(response.json()["message"], "No API key found in request");
+            let hint = response.json()["hint"].as_str().unwrap().to_owned();
+            assert!(hint.contains("`apikey` header only"), "{hint}");
+        }
+    }
+    // The header still works.
+    let response = app.service(Method::GET, "/emulator/v1/sms").send().await;
+    assert_eq!(response.status, StatusCode::OK, "{}", response.body);
+}
+
+#[tokio::test]
 async fn invalid_api_keys_are_refused_by_the_gateway() {
     let app = TestApp::new();
     let foreign = AppState::open(

@@ -1,6 +1,7 @@
 //! Integration tests for geocache-emulator, one binary for fast linking.
 
 mod auth;
+mod connections;
 mod cors;
 mod faults;
 mod fuzz_entry_points;
@@ -15,6 +16,7 @@ mod persistence;
 mod read;
 mod routing;
 mod row_cap;
+mod secrets;
 mod sign_limit;
 mod socket;
 mod support;

@@ -51,3 +51,45 @@ async fn memory_databases_are_private_to_their_state() {
     one.seed(json!({"name": "n", "message": "m"})).await;
     assert!(two.all_rows().await.is_empty());
 }
+
+/// The permission bits of `path`.
+#[cfg(unix)]
+fn mode(path: &std::path::Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).unwrap().permissions().mode() & 0o777
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn the_database_and_its_wal_files_are_readable_by_their_owner_only() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("data/private.sqlite3");
+    let app = TestApp::with_state(
+        AppState::open(&DbLocation::File(path.clone()), DEFAULT_JWT_SECRET).unwrap(),
+    );
+    app.seed(json!({"name": "n", "message": "m"})).await;
+    assert_eq!(mode(&dir.path().join("data")), 0o700);
+    for name in [
+        "private.sqlite3",
+        "private.sqlite3-wal",
+        "private.sqlite3-shm",
+    ] {
+        assert_eq!(mode(&dir.path().join("data").join(name)), 0o600, "{name}");
+    }
+    drop(app);
+
+    // A database an older emulator left readable by everyone is tightened when opened.
+    for name in [
+        "private.sqlite3",
+        "private.sqlite3-wal",
+        "private.sqlite3-shm",
+    ] {
+        let file = dir.path().join("data").join(name);
+        if file.exists() {
+            std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
+        }
+    }
+    let _reopened = AppState::open(&DbLocation::File(path.clone()), DEFAULT_JWT_SECRET).unwrap();
+    assert_eq!(mode(&path), 0o600);
+}

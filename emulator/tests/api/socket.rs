@@ -73,18 +73,23 @@ async fn the_real_deal_over_a_socket() {
 
 #[test]
 fn binary_prints_the_startup_lines_serves_and_stops_on_sigterm() {
-    run_binary_until("TERM");
+    run_binary_until("TERM", Some(DEFAULT_JWT_SECRET));
 }
 
 #[test]
 fn binary_stops_on_sigint() {
-    run_binary_until("INT");
+    run_binary_until("INT", None);
 }
 
-/// Starts the binary, checks its startup lines and one request, then stops it with `signal`.
-fn run_binary_until(signal: &str) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_geocache-emulator"))
-        .args(["--port", "0", "--db", ":memory:"])
+/// Starts the binary (with `secret`, else its own), checks its startup lines and one request,
+/// then stops it with `signal`.
+fn run_binary_until(signal: &str, secret: Option<&str>) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_geocache-emulator"));
+    command.args(["--port", "0", "--db", ":memory:"]);
+    if let Some(secret) = secret {
+        command.args(["--jwt-secret", secret]);
+    }
+    let mut child = command
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -104,13 +109,17 @@ fn run_binary_until(signal: &str) {
     let service = service_line
         .strip_prefix("service_role key: ")
         .expect(&service_line);
-    // The default secret yields the Supabase CLI's demo keys.
-    assert!(
+    // The demo secret yields the Supabase CLI's demo keys; without a secret the keys are the
+    // emulator's own.
+    let demo = secret == Some(DEFAULT_JWT_SECRET);
+    assert_eq!(
         anon.ends_with(".CRXP1A7WOeoJeXxjNni43kdQwgnWNReilDMblYTn_I0"),
+        demo,
         "{anon}"
     );
-    assert!(
+    assert_eq!(
         service.ends_with(".EGIM96RAZx35lJzdJsyH-qQwv8Hdp7fsn3W0YpN81IU"),
+        demo,
         "{service}"
     );
 
@@ -157,6 +166,15 @@ fn help_documents_every_flag() {
         "--port",
         "--db",
         "--jwt-secret",
+        "GEOCACHE_EMULATOR_JWT_SECRET",
+        "at least 32 bytes",
+        "jwt-secret",
+        "--header-read-timeout",
+        "GEOCACHE_EMULATOR_HEADER_READ_TIMEOUT",
+        "--idle-timeout",
+        "GEOCACHE_EMULATOR_IDLE_TIMEOUT",
+        "--max-connections",
+        "GEOCACHE_EMULATOR_MAX_CONNECTIONS",
         ":memory:",
         "54321",
         "--jwt-expiry",
