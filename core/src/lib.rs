@@ -9,6 +9,7 @@
 //! the web.
 
 pub mod auth;
+pub mod base_headers;
 pub mod config;
 pub mod entry;
 pub mod entry_list;

@@ -81,36 +81,34 @@ struct ClientState {
 }
 
 impl ClientState {
-    /// The `Authorization` bearer: the signed-in user's access token, or the anon key while
-    /// nobody is signed in (supabase-js's `_getAccessToken`). The apikey stays the anon key.
+    /// The signed-in user's access token (supabase-js's `_getAccessToken`), `None` while nobody
+    /// is signed in; core then sends the key as the bearer.
     #[cfg(feature = "auth")]
-    async fn bearer(&self) -> String {
-        match self.auth.access_token().await {
-            Some(token) => token,
-            None => self.config.key().to_owned(),
-        }
+    async fn session_token(&self) -> Option<String> {
+        self.auth.access_token().await
     }
 
-    /// Without the auth client nobody is ever signed in: the bearer is the anon key.
+    /// Without the auth client nobody is ever signed in.
     #[cfg(not(feature = "auth"))]
-    async fn bearer(&self) -> String {
-        self.config.key().to_owned()
+    async fn session_token(&self) -> Option<String> {
+        None
     }
 
     /// Core's signing flow ([`signing`]): watermark, one insert, and a look for the entry when
     /// the insert's outcome is ambiguous. Both reads are retried as reads are.
     async fn sign(&self, entry: &NewEntry) -> Result<(), SignError> {
         let (config, transport) = (&self.config, &self.transport);
-        let bearer = self.bearer().await;
-        let watermark_request = signing::watermark_request(config, &bearer);
+        let session_token = self.session_token().await;
+        let bearer = session_token.as_deref();
+        let watermark_request = signing::watermark_request(config, bearer);
         let watermark = signing::watermark_outcome(transport.send_read(&watermark_request).await)
             .map_err(SignError::not_stored)?;
-        let insert = logbook::sign_logbook_request(config, &bearer, entry);
+        let insert = logbook::sign_logbook_request(config, bearer, entry);
         match signing::insert_outcome(transport.send(&insert).await) {
             InsertOutcome::Stored => Ok(()),
             InsertOutcome::Refused(error) => Err(SignError::not_stored(error)),
             InsertOutcome::Ambiguous(error) => {
-                let check = signing::verification_request(config, &bearer, watermark);
+                let check = signing::verification_request(config, bearer, watermark);
                 signing::verification_outcome(error, entry, transport.send_read(&check).await)
             }
         }

@@ -34,7 +34,7 @@ mod tests {
     #[test]
     fn filters_add_one_encoded_pair_each() {
         let config = ClientConfig::new("https://h", "k").unwrap();
-        let request = Postgrest::new(&config, "k")
+        let request = Postgrest::new(&config, None)
             .from("t")
             .select("*")
             .eq("name", "a,b&c d")
