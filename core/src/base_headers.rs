@@ -139,9 +139,8 @@ mod tests {
 
     #[test]
     fn functions_get_no_bearer_for_a_new_format_key_without_a_session() {
-        let bearers = KEYS.map(|key| {
-            authorization(&headers(key, Service::Functions, None)).map(str::to_owned)
-        });
+        let bearers = KEYS
+            .map(|key| authorization(&headers(key, Service::Functions, None)).map(str::to_owned));
         assert_eq!(
             bearers,
             [

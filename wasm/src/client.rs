@@ -125,7 +125,8 @@ impl Client {
     #[wasm_bindgen(js_name = listEntries)]
     pub async fn list_entries(&self) -> Result<EntryList, ClientError> {
         let state = &self.state;
-        let request = logbook::list_entries_request(&state.config, &state.bearer().await);
+        let session_token = state.session_token().await;
+        let request = logbook::list_entries_request(&state.config, session_token.as_deref());
         let entries = logbook::list_entries_outcome(state.transport.send_read(&request).await)?;
         Ok(EntryList::new(entries))
     }
@@ -135,8 +136,9 @@ impl Client {
     #[wasm_bindgen(js_name = listNewestEntries)]
     pub async fn list_newest_entries(&self, count: u32) -> Result<EntryList, ClientError> {
         let state = &self.state;
-        let bearer = state.bearer().await;
-        let request = logbook::newest_entries_request(&state.config, &bearer, count.into());
+        let session_token = state.session_token().await;
+        let request =
+            logbook::newest_entries_request(&state.config, session_token.as_deref(), count.into());
         let entries = logbook::list_entries_outcome(state.transport.send_read(&request).await)?;
         Ok(EntryList::new(entries))
     }

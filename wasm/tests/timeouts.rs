@@ -159,16 +159,12 @@ async fn deadlines_are_cleared_whatever_the_outcome() {
     let config = ClientConfig::new(emulator.url, emulator.anon_key).unwrap();
     let transport = Transport::new(RequestTimeout::from_ms(5_000.0).unwrap());
 
-    let answered = transport
-        .send(&list_entries_request(&config, None))
-        .await;
+    let answered = transport.send(&list_entries_request(&config, None)).await;
     assert_eq!(answered.map(|response| response.status), Ok(200));
     assert_eq!(get_pending(&timers), 0.0, "after an answer");
 
     let offline = ClientConfig::new(UNUSED_PORT_URL, emulator.anon_key).unwrap();
-    let refused = transport
-        .send(&list_entries_request(&offline, None))
-        .await;
+    let refused = transport.send(&list_entries_request(&offline, None)).await;
     assert!(
         matches!(refused, Err(NoResponse::Network(_))),
         "{refused:?}"
@@ -178,11 +174,7 @@ async fn deadlines_are_cleared_whatever_the_outcome() {
     let short = Transport::new(RequestTimeout::from_ms(100.0).unwrap());
     let plan = r#"{"rules": [{"methods": ["GET"], "paths": ["/rest/v1/geocache_logs"],
         "fault": {"kind": "latency", "ms": 500}}]}"#;
-    let (late, _) = with_faults(
-        plan,
-        short.send(&list_entries_request(&config, None)),
-    )
-    .await;
+    let (late, _) = with_faults(plan, short.send(&list_entries_request(&config, None))).await;
     assert!(matches!(late, Err(NoResponse::TimedOut(_))), "{late:?}");
     assert_eq!(get_pending(&timers), 0.0, "after a timeout");
 

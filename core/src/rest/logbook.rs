@@ -20,7 +20,11 @@ pub fn list_entries_request(config: &ClientConfig, session_token: Option<&str>) 
 
 /// `.from('geocache_logs').select('*').order('created_at', {ascending: false}).limit(count)`: the
 /// newest entries, a first screen to show while the whole list loads.
-pub fn newest_entries_request(config: &ClientConfig, session_token: Option<&str>, count: u64) -> HttpRequest {
+pub fn newest_entries_request(
+    config: &ClientConfig,
+    session_token: Option<&str>,
+    count: u64,
+) -> HttpRequest {
     Postgrest::new(config, session_token)
         .from(TABLE)
         .select("*")
@@ -30,7 +34,11 @@ pub fn newest_entries_request(config: &ClientConfig, session_token: Option<&str>
 }
 
 /// `.from('geocache_logs').insert({name, message})`
-pub fn sign_logbook_request(config: &ClientConfig, session_token: Option<&str>, entry: &NewEntry) -> HttpRequest {
+pub fn sign_logbook_request(
+    config: &ClientConfig,
+    session_token: Option<&str>,
+    entry: &NewEntry,
+) -> HttpRequest {
     Postgrest::new(config, session_token)
         .from(TABLE)
         .insert(entry.to_json())
