@@ -3,7 +3,7 @@
 //! turned into strings when someone asks for it (the virtualised list asks for the rows it shows).
 
 use std::borrow::Cow;
-use std::cmp::Reverse;
+use std::cmp::{Ordering, Reverse};
 
 use crate::entry::Entry;
 use crate::ordering::sort_newest_first;
@@ -21,6 +21,8 @@ pub struct EntryList {
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Row {
     id: f64,
+    /// The instant `created_at` denotes, in nanoseconds since the Unix epoch: the sort key.
+    instant: i128,
     created_at: Span,
     name: Span,
     message: Span,
@@ -48,17 +50,53 @@ impl EntryList {
     /// for the rules) and orders it newest first. Strings without escapes stay where they are in
     /// the body, which becomes the list's buffer: no per-string copies for the usual list.
     pub fn parse(mut text: String) -> Result<EntryList, SchemaError> {
-        let (mut keyed, unescaped) = Self::rows_of(&text)?;
+        let (mut rows, unescaped) = Self::rows_of(&text)?;
         text.push_str(&unescaped);
         // Stable, and nearly free on the server's own newest-first order.
-        keyed.sort_by_key(|&(instant, _)| Reverse(instant));
-        let rows = keyed.into_iter().map(|(_, row)| row).collect();
+        rows.sort_by_key(|row| Reverse(row.instant));
         Ok(EntryList { text, rows })
     }
 
-    /// Each row with its instant (the sort key), in the server's order, and the text of the
-    /// strings that had escapes; their spans point past the end of `text`, where that text goes.
-    fn rows_of(text: &str) -> Result<(Vec<(i128, Row)>, String), SchemaError> {
+    /// Parses and validates one keyset page as [`EntryList::parse`] does, but ordered by the
+    /// keyset's own key, `created_at` then `id`, both descending, so that the page's last entry
+    /// is where the next page starts.
+    pub fn parse_keyset_page(mut text: String) -> Result<EntryList, SchemaError> {
+        let (mut rows, unescaped) = Self::rows_of(&text)?;
+        text.push_str(&unescaped);
+        rows.sort_by_key(|row| Reverse(row.key()));
+        Ok(EntryList { text, rows })
+    }
+
+    /// Keeps the entries `keep` accepts, in order.
+    pub fn retain(&mut self, mut keep: impl FnMut(EntryKey) -> bool) {
+        self.rows.retain(|row| keep(row.key()));
+    }
+
+    /// The (created_at, id) key of the entry at `index`.
+    pub fn key(&self, index: usize) -> Option<EntryKey> {
+        self.rows.get(index).map(Row::key)
+    }
+
+    /// Appends `other`'s entries after this list's, moving its text over once: the caller keeps
+    /// the order (a keyset page only holds entries that come after everything before it).
+    pub fn append(&mut self, other: EntryList) {
+        let offset = self.text.len();
+        self.text.push_str(&other.text);
+        let shift = |span: Span| Span {
+            start: span.start + offset,
+            end: span.end + offset,
+        };
+        self.rows.extend(other.rows.into_iter().map(|row| Row {
+            created_at: shift(row.created_at),
+            name: shift(row.name),
+            message: shift(row.message),
+            ..row
+        }));
+    }
+
+    /// Each row in the server's order, and the text of the strings that had escapes; their
+    /// spans point past the end of `text`, where that text goes.
+    fn rows_of(text: &str) -> Result<(Vec<Row>, String), SchemaError> {
         let mut rows = Vec::new();
         let mut unescaped = String::new();
         validate_entries(text, |entry| {
@@ -71,11 +109,12 @@ impl EntryList {
             };
             let row = Row {
                 id: entry.id,
+                instant: entry.instant,
                 created_at: span(entry.created_at),
                 name: span(entry.name),
                 message: span(entry.message),
             };
-            rows.push((entry.instant, row));
+            rows.push(row);
         })?;
         Ok((rows, unescaped))
     }
@@ -113,6 +152,39 @@ impl EntryList {
     }
 }
 
+/// Where an entry stands in the keyset order: its `created_at` instant, then its id. Entries
+/// compare as these do; newest first is descending.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct EntryKey {
+    pub instant: i128,
+    pub id: f64,
+}
+
+impl Eq for EntryKey {}
+
+impl PartialOrd for EntryKey {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for EntryKey {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.instant
+            .cmp(&other.instant)
+            .then_with(|| self.id.total_cmp(&other.id))
+    }
+}
+
+impl Row {
+    fn key(&self) -> EntryKey {
+        EntryKey {
+            instant: self.instant,
+            id: self.id,
+        }
+    }
+}
+
 /// Where a string serde borrowed from the body lies in it.
 fn borrowed_span(text: &str, borrowed: &str) -> Option<Span> {
     let start = (borrowed.as_ptr() as usize).checked_sub(text.as_ptr() as usize)?;
@@ -140,6 +212,7 @@ impl From<Vec<Entry>> for EntryList {
             .iter()
             .map(|entry| Row {
                 id: entry.id,
+                instant: entry.created_at.unix_nanos(),
                 created_at: append(&mut text, 0, entry.created_at.as_str()),
                 name: append(&mut text, 0, &entry.name),
                 message: append(&mut text, 0, &entry.message),

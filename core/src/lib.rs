@@ -25,7 +25,7 @@ pub mod timestamp;
 
 pub use config::{ClientConfig, ConfigError};
 pub use entry::{Entry, NewEntry};
-pub use entry_list::{EntryList, EntryRef};
+pub use entry_list::{EntryKey, EntryList, EntryRef};
 pub use http::{HttpRequest, Method};
 pub use outcome::{LogbookError, NetworkFailure, NoResponse, RawResponse};
 pub use request_timeout::{RequestTimeout, RequestTimeoutError};
