@@ -10,7 +10,7 @@ use crate::ordering::sort_newest_first;
 use crate::schema::{validate_entries, SchemaError};
 
 /// Entries newest first, their strings kept in one buffer.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct EntryList {
     /// The response body, with the unescaped copies of strings that had escapes appended.
     text: String,
@@ -92,6 +92,39 @@ impl EntryList {
             message: shift(row.message),
             ..row
         }));
+    }
+
+    /// The first `len` entries of this list, then the entries among the first `older_len` of
+    /// `older` that come strictly after the last of them in keyset order (all of them when `len`
+    /// is 0) and whose id is not among them: what to show while a fresh read is still paging.
+    pub fn with_older_from(&self, len: usize, older: &EntryList, older_len: usize) -> EntryList {
+        let newer = &self.rows[..len.min(self.rows.len())];
+        let older = (older, &older.rows[..older_len.min(older.rows.len())]);
+        let ids: std::collections::HashSet<u64> = newer.iter().map(|row| id_bits(row.id)).collect();
+        let last = newer.last().map(Row::key);
+        let mut list = EntryList::default();
+        for row in newer {
+            list.push_copy(self, row);
+        }
+        for row in older.1 {
+            if last.is_none_or(|last| row.key() < last) && !ids.contains(&id_bits(row.id)) {
+                list.push_copy(older.0, row);
+            }
+        }
+        list
+    }
+
+    /// Appends a copy of `row` of `from`, its strings copied into this list's buffer.
+    fn push_copy(&mut self, from: &EntryList, row: &Row) {
+        let created_at = append(&mut self.text, 0, from.str(row.created_at));
+        let name = append(&mut self.text, 0, from.str(row.name));
+        let message = append(&mut self.text, 0, from.str(row.message));
+        self.rows.push(Row {
+            created_at,
+            name,
+            message,
+            ..*row
+        });
     }
 
     /// Each row in the server's order, and the text of the strings that had escapes; their
@@ -183,6 +216,11 @@ impl Row {
             id: self.id,
         }
     }
+}
+
+/// An id as a set member: its bits, with `-0` folded into `0`.
+pub(crate) fn id_bits(id: f64) -> u64 {
+    (id + 0.0).to_bits()
 }
 
 /// Where a string serde borrowed from the body lies in it.
@@ -361,5 +399,70 @@ mod tests {
                 owned(&parse(&body).unwrap())
             );
         }
+    }
+
+    #[test]
+    fn appended_pages_keep_their_text_and_order() {
+        let mut list = parse(
+            r#"[{"id":2,"created_at":"2024-05-02T00:00:00Z","name":"b","message":"\u00e9"}]"#,
+        )
+        .unwrap();
+        list.append(
+            parse(r#"[{"id":1,"created_at":"2024-05-01T00:00:00Z","name":"a","message":"x"}]"#)
+                .unwrap(),
+        );
+        let names: Vec<&str> = list.iter().map(|entry| entry.name).collect();
+        assert_eq!(names, ["b", "a"]);
+        assert_eq!(list.get(0).unwrap().message, "é");
+        assert_eq!(list.get(1).unwrap().created_at, "2024-05-01T00:00:00Z");
+    }
+
+    #[test]
+    fn keyset_pages_break_ties_on_created_at_by_id() {
+        let body = r#"[
+            {"id":1,"created_at":"2024-05-01T10:00:00Z","name":"a","message":""},
+            {"id":3,"created_at":"2024-05-01T12:00:00+02:00","name":"c","message":""},
+            {"id":2,"created_at":"2024-05-01T10:00:01Z","name":"b","message":""}
+        ]"#;
+        let list = EntryList::parse_keyset_page(body.to_owned()).unwrap();
+        let ids: Vec<f64> = list.iter().map(|entry| entry.id).collect();
+        assert_eq!(ids, [2.0, 3.0, 1.0]);
+    }
+
+    #[test]
+    fn older_entries_follow_the_fresh_ones_after_their_last() {
+        let row = |id: u32, day: u32| {
+            format!(
+                r#"{{"id":{id},"created_at":"2024-05-{day:02}T00:00:00Z","name":"n{id}","message":""}}"#
+            )
+        };
+        let fresh = parse(&format!("[{},{},{}]", row(9, 9), row(8, 8), row(7, 7))).unwrap();
+        // 8 was edited since (it is older now), 6 and 5 come after the fresh list's 7, 10 is newer.
+        let older = parse(&format!(
+            "[{},{},{},{},{}]",
+            row(10, 10),
+            row(8, 6),
+            row(7, 7),
+            row(6, 6),
+            row(5, 5)
+        ))
+        .unwrap();
+        let ids = |list: &EntryList| list.iter().map(|entry| entry.id).collect::<Vec<_>>();
+        assert_eq!(
+            ids(&fresh.with_older_from(3, &older, 5)),
+            [9.0, 8.0, 7.0, 6.0, 5.0]
+        );
+        assert_eq!(
+            ids(&fresh.with_older_from(2, &older, 5)),
+            [9.0, 8.0, 7.0, 6.0, 5.0]
+        );
+        assert_eq!(
+            ids(&fresh.with_older_from(1, &older, 4)),
+            [9.0, 7.0, 8.0, 6.0]
+        );
+        assert_eq!(ids(&fresh.with_older_from(0, &older, 2)), [10.0, 7.0]);
+        let merged = fresh.with_older_from(1, &older, 5);
+        assert_eq!(merged.get(3).unwrap().name, "n6");
+        assert_eq!(merged.get(2).unwrap().created_at, "2024-05-06T00:00:00Z");
     }
 }

@@ -13,7 +13,7 @@
 use std::collections::HashSet;
 
 use crate::config::ClientConfig;
-use crate::entry_list::{EntryKey, EntryList};
+use crate::entry_list::{id_bits, EntryKey, EntryList};
 use crate::http::HttpRequest;
 use crate::outcome::{expect_success, LogbookError, NoResponse, RawResponse};
 use crate::rest::content_range;
@@ -146,7 +146,7 @@ impl Pager {
             },
         });
         let seen = &mut self.seen;
-        entries.retain(|key| seen.insert((key.id + 0.0).to_bits()));
+        entries.retain(|key| seen.insert(id_bits(key.id)));
         self.page += 1;
         Ok(PageStep::Next(entries))
     }
@@ -282,7 +282,7 @@ mod tests {
         server: &mut Server,
         mut between_pages: impl FnMut(&mut Server),
     ) -> Result<Vec<i64>, PageError> {
-        let mut all = EntryList::from(Vec::new());
+        let mut all = EntryList::default();
         loop {
             let request = pager.request(&config(), None);
             match pager.accept(server.answer(&request))? {
