@@ -88,7 +88,7 @@ async fn a_read_past_its_deadline_is_aborted_and_retried() {
     let plan = r#"{"rules": [{"methods": ["GET"], "paths": ["/rest/v1/geocache_logs"],
         "limit": 1, "fault": {"kind": "latency", "ms": 4000}}]}"#;
     let started = js_sys::Date::now();
-    let (list, stats) = with_faults(plan, client.list_entries()).await;
+    let (list, stats) = with_faults(plan, client.list_entries(JsValue::UNDEFINED)).await;
     let took = js_sys::Date::now() - started;
     list.expect("the retry succeeds");
     assert_eq!(
@@ -182,7 +182,7 @@ async fn deadlines_are_cleared_whatever_the_outcome() {
     let client = client(5_000);
     let plan = r#"{"rules": [{"methods": ["GET"], "paths": ["/rest/v1/geocache_logs"],
         "limit": 1, "fault": {"kind": "status", "status": 503}}]}"#;
-    let (list, _) = with_faults(plan, client.list_entries()).await;
+    let (list, _) = with_faults(plan, client.list_entries(JsValue::UNDEFINED)).await;
     list.expect("retried");
     assert_eq!(get_pending(&timers), 0.0, "after a retried read");
     call(&timers, "restore");
