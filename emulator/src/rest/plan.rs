@@ -46,6 +46,18 @@ pub struct Plan {
     pub offset: i64,
 }
 
+impl Plan {
+    /// PostgREST's `db-max-rows` for reads: without a limit, or with a larger one, at most
+    /// `max_rows` rows come back. The count (`Prefer: count=`) still counts every matching row.
+    pub fn capped(self, max_rows: i64) -> Plan {
+        let limit = self.limit.map_or(max_rows, |limit| limit.min(max_rows));
+        Plan {
+            limit: Some(limit),
+            ..self
+        }
+    }
+}
+
 /// Plans a request in PostgreSQL's order of analysis: select list, then WHERE, then ORDER BY.
 pub fn plan(params: &QueryParams) -> Result<Plan, ApiError> {
     let projection = projection(&params.select)?;
@@ -255,6 +267,17 @@ mod tests {
         assert_eq!(plan_of("order=owner(id)").unwrap_err().code(), "PGRST108");
         assert_eq!(plan_of("name=like.*x*").unwrap_err().code(), "PGRST127");
         assert_eq!(plan_of("select=id::text").unwrap_err().code(), "PGRST127");
+    }
+
+    #[test]
+    fn the_row_cap_bounds_every_read_limit() {
+        let capped = |raw: &str| plan_of(raw).unwrap().capped(10);
+        assert_eq!(capped("").limit, Some(10));
+        assert_eq!(capped("limit=25").limit, Some(10));
+        assert_eq!(capped("limit=3").limit, Some(3));
+        assert_eq!(capped("limit=0").limit, Some(0));
+        let paged = capped("offset=40");
+        assert_eq!((paged.limit, paged.offset), (Some(10), 40));
     }
 
     #[test]

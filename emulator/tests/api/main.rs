@@ -10,9 +10,11 @@ mod internal;
 mod keys;
 mod limits;
 mod mutate;
+mod new_keys;
 mod persistence;
 mod read;
 mod routing;
+mod row_cap;
 mod socket;
 mod support;
 #[path = "../wire/mod.rs"]
