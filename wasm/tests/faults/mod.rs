@@ -244,6 +244,23 @@ impl Fetches {
     }
 }
 
+/// The requests of a listing whose first page failed once and was sent again: page 1, its retry
+/// (`X-Retry-Count: 1`), then each later page once. How many later pages there are depends on
+/// the rows other tests left in the shared emulator: at least the one that ends the listing.
+#[track_caller]
+pub fn assert_first_page_retried_once(retry_counts: &[Option<String>]) {
+    assert!(retry_counts.len() >= 3, "{retry_counts:?}");
+    assert_eq!(
+        retry_counts[..2],
+        [None, Some("1".to_owned())],
+        "{retry_counts:?}"
+    );
+    assert!(
+        retry_counts[2..].iter().all(Option::is_none),
+        "{retry_counts:?}"
+    );
+}
+
 impl Drop for Fetches {
     fn drop(&mut self) {
         call(&self.0, "restore");
