@@ -10,6 +10,7 @@ use geocache_client::transport::Transport;
 use geocache_core::outcome::expect_success;
 use geocache_core::rest::Postgrest;
 use geocache_core::ClientConfig;
+use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -22,18 +23,17 @@ async fn a_503_then_success_is_retried_with_x_retry_count() {
     let client = client(5_000);
     let fetches = record_fetches();
     let started = js_sys::Date::now();
-    let (list, stats) = with_faults(GET_LOGS_503_ONCE, client.list_entries()).await;
+    let (list, stats) =
+        with_faults(GET_LOGS_503_ONCE, client.list_entries(JsValue::UNDEFINED)).await;
     let waited = js_sys::Date::now() - started;
     list.expect("the retry succeeds");
-    assert_eq!(
-        fetches.retry_counts("GET", LOGS),
-        [None, Some("1".to_owned())]
-    );
-    // The emulator saw both: the first faulted, the retry answered.
+    let retry_counts = fetches.retry_counts("GET", LOGS);
+    assert_first_page_retried_once(&retry_counts);
+    // The emulator saw them all: the first faulted, the retry and the later pages answered.
     assert_eq!(
         stats,
         [RuleStats {
-            matched: 2,
+            matched: retry_counts.len() as u32,
             fired: 1
         }]
     );
@@ -62,12 +62,9 @@ async fn a_connection_lost_mid_body_is_retried() {
     let fetches = record_fetches();
     let plan = r#"{"rules": [{"methods": ["GET"], "paths": ["/rest/v1/geocache_logs"],
         "limit": 1, "fault": {"kind": "drop_mid_response"}}]}"#;
-    let (list, stats) = with_faults(plan, client.list_entries()).await;
+    let (list, stats) = with_faults(plan, client.list_entries(JsValue::UNDEFINED)).await;
     list.expect("the retry succeeds");
-    assert_eq!(
-        fetches.retry_counts("GET", LOGS),
-        [None, Some("1".to_owned())]
-    );
+    assert_first_page_retried_once(&fetches.retry_counts("GET", LOGS));
     assert_eq!(stats[0].fired, 1);
 }
 
@@ -75,7 +72,7 @@ async fn a_connection_lost_mid_body_is_retried() {
 async fn other_4xx_and_5xx_answers_are_not_retried() {
     let emulator = emulator();
     let config = ClientConfig::new(emulator.url, emulator.anon_key).unwrap();
-    let postgrest = Postgrest::new(&config, emulator.anon_key);
+    let postgrest = Postgrest::new(&config, None);
     let fetches = record_fetches();
     let transport = Transport::default();
 
@@ -102,7 +99,7 @@ async fn other_4xx_and_5xx_answers_are_not_retried() {
             r#"{{"rules": [{{"methods": ["GET"], "paths": ["/rest/v1/geocache_logs"],
                 "fault": {{"kind": "status", "status": {status}}}}}]}}"#
         );
-        let (list, stats) = with_faults(&plan, client.list_entries()).await;
+        let (list, stats) = with_faults(&plan, client.list_entries(JsValue::UNDEFINED)).await;
         let error = list.expect_err("faulted");
         js_error(error, "LogbookError", "XX000");
         assert_eq!(stats[0].matched, 1, "{status}: sent once");
@@ -116,11 +113,13 @@ async fn a_read_that_keeps_failing_rejects_after_three_retries() {
     let plan = r#"{"rules": [{"methods": ["GET"], "paths": ["/rest/v1/geocache_logs"],
         "fault": {"kind": "status", "status": 503}}]}"#;
     let started = js_sys::Date::now();
-    let (list, stats) = with_faults(plan, client.list_entries()).await;
+    let (list, stats) = with_faults(plan, client.list_entries(JsValue::UNDEFINED)).await;
     let waited = js_sys::Date::now() - started;
     let error = js_error(list.expect_err("gave up"), "LogbookError", "PGRST001");
     assert_eq!(get(&error, "status").as_f64(), Some(503.0));
     assert_eq!(get(&error, "retryable").as_bool(), Some(true));
+    assert_eq!(get(&error, "page").as_f64(), Some(1.0));
+    assert!(string(&error, "message").starts_with("page 1: "));
     assert_eq!(
         fetches.retry_counts("GET", LOGS),
         [None, Some("1".into()), Some("2".into()), Some("3".into())]

@@ -10,6 +10,7 @@ mod insert;
 mod internal;
 mod keys;
 mod limits;
+mod logic_trees;
 mod mutate;
 mod new_keys;
 mod persistence;

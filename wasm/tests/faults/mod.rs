@@ -244,6 +244,23 @@ impl Fetches {
     }
 }
 
+/// The requests of a listing whose first page failed once and was sent again: page 1, its retry
+/// (`X-Retry-Count: 1`), then each later page once. How many later pages there are depends on
+/// the rows other tests left in the shared emulator: at least the one that ends the listing.
+#[track_caller]
+pub fn assert_first_page_retried_once(retry_counts: &[Option<String>]) {
+    assert!(retry_counts.len() >= 3, "{retry_counts:?}");
+    assert_eq!(
+        retry_counts[..2],
+        [None, Some("1".to_owned())],
+        "{retry_counts:?}"
+    );
+    assert!(
+        retry_counts[2..].iter().all(Option::is_none),
+        "{retry_counts:?}"
+    );
+}
+
 impl Drop for Fetches {
     fn drop(&mut self) {
         call(&self.0, "restore");
@@ -256,3 +273,12 @@ pub fn call(object: &JsValue, method: &str) -> JsValue {
 }
 
 pub const LOGS: &str = "/rest/v1/geocache_logs";
+
+/// Inserts `count` rows named `name` in one request (service_role), as one statement: they share
+/// one `created_at`, so only their ids order them.
+pub async fn insert_rows(name: &str, count: usize) {
+    let row = format!(r#"{{"name":"{name}","message":"m"}}"#);
+    let body = format!("[{}]", vec![row; count].join(","));
+    let (status, body) = send(service_request(Method::Post, LOGS, Some(&body))).await;
+    assert_eq!(status, 201, "{body}");
+}
