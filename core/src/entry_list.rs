@@ -3,14 +3,14 @@
 //! turned into strings when someone asks for it (the virtualised list asks for the rows it shows).
 
 use std::borrow::Cow;
-use std::cmp::Reverse;
+use std::cmp::{Ordering, Reverse};
 
 use crate::entry::Entry;
 use crate::ordering::sort_newest_first;
 use crate::schema::{validate_entries, SchemaError};
 
 /// Entries newest first, their strings kept in one buffer.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct EntryList {
     /// The response body, with the unescaped copies of strings that had escapes appended.
     text: String,
@@ -21,6 +21,8 @@ pub struct EntryList {
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Row {
     id: f64,
+    /// The instant `created_at` denotes, in nanoseconds since the Unix epoch: the sort key.
+    instant: i128,
     created_at: Span,
     name: Span,
     message: Span,
@@ -48,17 +50,86 @@ impl EntryList {
     /// for the rules) and orders it newest first. Strings without escapes stay where they are in
     /// the body, which becomes the list's buffer: no per-string copies for the usual list.
     pub fn parse(mut text: String) -> Result<EntryList, SchemaError> {
-        let (mut keyed, unescaped) = Self::rows_of(&text)?;
+        let (mut rows, unescaped) = Self::rows_of(&text)?;
         text.push_str(&unescaped);
         // Stable, and nearly free on the server's own newest-first order.
-        keyed.sort_by_key(|&(instant, _)| Reverse(instant));
-        let rows = keyed.into_iter().map(|(_, row)| row).collect();
+        rows.sort_by_key(|row| Reverse(row.instant));
         Ok(EntryList { text, rows })
     }
 
-    /// Each row with its instant (the sort key), in the server's order, and the text of the
-    /// strings that had escapes; their spans point past the end of `text`, where that text goes.
-    fn rows_of(text: &str) -> Result<(Vec<(i128, Row)>, String), SchemaError> {
+    /// Parses and validates one keyset page as [`EntryList::parse`] does, but ordered by the
+    /// keyset's own key, `created_at` then `id`, both descending, so that the page's last entry
+    /// is where the next page starts.
+    pub fn parse_keyset_page(mut text: String) -> Result<EntryList, SchemaError> {
+        let (mut rows, unescaped) = Self::rows_of(&text)?;
+        text.push_str(&unescaped);
+        rows.sort_by_key(|row| Reverse(row.key()));
+        Ok(EntryList { text, rows })
+    }
+
+    /// Keeps the entries `keep` accepts, in order.
+    pub fn retain(&mut self, mut keep: impl FnMut(EntryKey) -> bool) {
+        self.rows.retain(|row| keep(row.key()));
+    }
+
+    /// The (created_at, id) key of the entry at `index`.
+    pub fn key(&self, index: usize) -> Option<EntryKey> {
+        self.rows.get(index).map(Row::key)
+    }
+
+    /// Appends `other`'s entries after this list's, moving its text over once: the caller keeps
+    /// the order (a keyset page only holds entries that come after everything before it).
+    pub fn append(&mut self, other: EntryList) {
+        let offset = self.text.len();
+        self.text.push_str(&other.text);
+        let shift = |span: Span| Span {
+            start: span.start + offset,
+            end: span.end + offset,
+        };
+        self.rows.extend(other.rows.into_iter().map(|row| Row {
+            created_at: shift(row.created_at),
+            name: shift(row.name),
+            message: shift(row.message),
+            ..row
+        }));
+    }
+
+    /// The first `len` entries of this list, then the entries among the first `older_len` of
+    /// `older` that come strictly after the last of them in keyset order (all of them when `len`
+    /// is 0) and whose id is not among them: what to show while a fresh read is still paging.
+    pub fn with_older_from(&self, len: usize, older: &EntryList, older_len: usize) -> EntryList {
+        let newer = &self.rows[..len.min(self.rows.len())];
+        let older = (older, &older.rows[..older_len.min(older.rows.len())]);
+        let ids: std::collections::HashSet<u64> = newer.iter().map(|row| id_bits(row.id)).collect();
+        let last = newer.last().map(Row::key);
+        let mut list = EntryList::default();
+        for row in newer {
+            list.push_copy(self, row);
+        }
+        for row in older.1 {
+            if last.is_none_or(|last| row.key() < last) && !ids.contains(&id_bits(row.id)) {
+                list.push_copy(older.0, row);
+            }
+        }
+        list
+    }
+
+    /// Appends a copy of `row` of `from`, its strings copied into this list's buffer.
+    fn push_copy(&mut self, from: &EntryList, row: &Row) {
+        let created_at = append(&mut self.text, 0, from.str(row.created_at));
+        let name = append(&mut self.text, 0, from.str(row.name));
+        let message = append(&mut self.text, 0, from.str(row.message));
+        self.rows.push(Row {
+            created_at,
+            name,
+            message,
+            ..*row
+        });
+    }
+
+    /// Each row in the server's order, and the text of the strings that had escapes; their
+    /// spans point past the end of `text`, where that text goes.
+    fn rows_of(text: &str) -> Result<(Vec<Row>, String), SchemaError> {
         let mut rows = Vec::new();
         let mut unescaped = String::new();
         validate_entries(text, |entry| {
@@ -71,11 +142,12 @@ impl EntryList {
             };
             let row = Row {
                 id: entry.id,
+                instant: entry.instant,
                 created_at: span(entry.created_at),
                 name: span(entry.name),
                 message: span(entry.message),
             };
-            rows.push((entry.instant, row));
+            rows.push(row);
         })?;
         Ok((rows, unescaped))
     }
@@ -113,6 +185,44 @@ impl EntryList {
     }
 }
 
+/// Where an entry stands in the keyset order: its `created_at` instant, then its id. Entries
+/// compare as these do; newest first is descending.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct EntryKey {
+    pub instant: i128,
+    pub id: f64,
+}
+
+impl Eq for EntryKey {}
+
+impl PartialOrd for EntryKey {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for EntryKey {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.instant
+            .cmp(&other.instant)
+            .then_with(|| self.id.total_cmp(&other.id))
+    }
+}
+
+impl Row {
+    fn key(&self) -> EntryKey {
+        EntryKey {
+            instant: self.instant,
+            id: self.id,
+        }
+    }
+}
+
+/// An id as a set member: its bits, with `-0` folded into `0`.
+pub(crate) fn id_bits(id: f64) -> u64 {
+    (id + 0.0).to_bits()
+}
+
 /// Where a string serde borrowed from the body lies in it.
 fn borrowed_span(text: &str, borrowed: &str) -> Option<Span> {
     let start = (borrowed.as_ptr() as usize).checked_sub(text.as_ptr() as usize)?;
@@ -140,6 +250,7 @@ impl From<Vec<Entry>> for EntryList {
             .iter()
             .map(|entry| Row {
                 id: entry.id,
+                instant: entry.created_at.unix_nanos(),
                 created_at: append(&mut text, 0, entry.created_at.as_str()),
                 name: append(&mut text, 0, &entry.name),
                 message: append(&mut text, 0, &entry.message),
@@ -288,5 +399,70 @@ mod tests {
                 owned(&parse(&body).unwrap())
             );
         }
+    }
+
+    #[test]
+    fn appended_pages_keep_their_text_and_order() {
+        let mut list = parse(
+            r#"[{"id":2,"created_at":"2024-05-02T00:00:00Z","name":"b","message":"\u00e9"}]"#,
+        )
+        .unwrap();
+        list.append(
+            parse(r#"[{"id":1,"created_at":"2024-05-01T00:00:00Z","name":"a","message":"x"}]"#)
+                .unwrap(),
+        );
+        let names: Vec<&str> = list.iter().map(|entry| entry.name).collect();
+        assert_eq!(names, ["b", "a"]);
+        assert_eq!(list.get(0).unwrap().message, "é");
+        assert_eq!(list.get(1).unwrap().created_at, "2024-05-01T00:00:00Z");
+    }
+
+    #[test]
+    fn keyset_pages_break_ties_on_created_at_by_id() {
+        let body = r#"[
+            {"id":1,"created_at":"2024-05-01T10:00:00Z","name":"a","message":""},
+            {"id":3,"created_at":"2024-05-01T12:00:00+02:00","name":"c","message":""},
+            {"id":2,"created_at":"2024-05-01T10:00:01Z","name":"b","message":""}
+        ]"#;
+        let list = EntryList::parse_keyset_page(body.to_owned()).unwrap();
+        let ids: Vec<f64> = list.iter().map(|entry| entry.id).collect();
+        assert_eq!(ids, [2.0, 3.0, 1.0]);
+    }
+
+    #[test]
+    fn older_entries_follow_the_fresh_ones_after_their_last() {
+        let row = |id: u32, day: u32| {
+            format!(
+                r#"{{"id":{id},"created_at":"2024-05-{day:02}T00:00:00Z","name":"n{id}","message":""}}"#
+            )
+        };
+        let fresh = parse(&format!("[{},{},{}]", row(9, 9), row(8, 8), row(7, 7))).unwrap();
+        // 8 was edited since (it is older now), 6 and 5 come after the fresh list's 7, 10 is newer.
+        let older = parse(&format!(
+            "[{},{},{},{},{}]",
+            row(10, 10),
+            row(8, 6),
+            row(7, 7),
+            row(6, 6),
+            row(5, 5)
+        ))
+        .unwrap();
+        let ids = |list: &EntryList| list.iter().map(|entry| entry.id).collect::<Vec<_>>();
+        assert_eq!(
+            ids(&fresh.with_older_from(3, &older, 5)),
+            [9.0, 8.0, 7.0, 6.0, 5.0]
+        );
+        assert_eq!(
+            ids(&fresh.with_older_from(2, &older, 5)),
+            [9.0, 8.0, 7.0, 6.0, 5.0]
+        );
+        assert_eq!(
+            ids(&fresh.with_older_from(1, &older, 4)),
+            [9.0, 7.0, 8.0, 6.0]
+        );
+        assert_eq!(ids(&fresh.with_older_from(0, &older, 2)), [10.0, 7.0]);
+        let merged = fresh.with_older_from(1, &older, 5);
+        assert_eq!(merged.get(3).unwrap().name, "n6");
+        assert_eq!(merged.get(2).unwrap().created_at, "2024-05-06T00:00:00Z");
     }
 }

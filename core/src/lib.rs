@@ -9,6 +9,7 @@
 //! the web.
 
 pub mod auth;
+pub mod base_headers;
 pub mod config;
 pub mod entry;
 pub mod entry_list;
@@ -24,7 +25,7 @@ pub mod timestamp;
 
 pub use config::{ClientConfig, ConfigError};
 pub use entry::{Entry, NewEntry};
-pub use entry_list::{EntryList, EntryRef};
+pub use entry_list::{EntryKey, EntryList, EntryRef};
 pub use http::{HttpRequest, Method};
 pub use outcome::{LogbookError, NetworkFailure, NoResponse, RawResponse};
 pub use request_timeout::{RequestTimeout, RequestTimeoutError};

@@ -100,6 +100,14 @@ pub enum LogbookError {
         details: Option<String>,
         hint: Option<String>,
     },
+    /// A successful read whose `Content-Range` is not PostgREST's `<first>-<last>/<total>` (or
+    /// `*/<total>` for no rows) for the rows its body holds.
+    #[error("malformed Content-Range {value:?} for a body of {rows} rows")]
+    ContentRange {
+        status: u16,
+        value: String,
+        rows: usize,
+    },
     /// A successful response whose body is not what the call returns.
     #[error("{error}")]
     Body {
@@ -120,6 +128,7 @@ impl LogbookError {
                 code: Some(code), ..
             } => code,
             LogbookError::Api { code: None, .. } => "http_error",
+            LogbookError::ContentRange { .. } => "invalid_content_range",
             LogbookError::Body { error, .. } => error.code(),
         }
     }
@@ -130,6 +139,7 @@ impl LogbookError {
             LogbookError::Network { .. } | LogbookError::Timeout { .. } => 0,
             LogbookError::Server { status, .. }
             | LogbookError::Api { status, .. }
+            | LogbookError::ContentRange { status, .. }
             | LogbookError::Body { status, .. } => *status,
         }
     }
@@ -142,7 +152,7 @@ impl LogbookError {
             | LogbookError::Timeout { .. }
             | LogbookError::Server { .. } => true,
             LogbookError::Api { status, .. } => is_server_status(*status),
-            LogbookError::Body { .. } => false,
+            LogbookError::ContentRange { .. } | LogbookError::Body { .. } => false,
         }
     }
 

@@ -1,12 +1,16 @@
 //! `createClient` and the exported `Client` class.
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use geocache_core::config::client_info;
 use geocache_core::rest::logbook;
+use geocache_core::rest::pager::{PageStep, Pager, PAGE_SIZE};
 use geocache_core::rest::signing::{self, InsertOutcome, SignError};
 use geocache_core::{ClientConfig, ConfigError, NewEntry};
+use js_sys::{Function, Reflect};
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 #[cfg(feature = "auth")]
 use crate::auth::{Auth, AuthClient};
@@ -67,6 +71,29 @@ fn client_config(url: &str, key: &str) -> Result<ClientConfig, ConfigError> {
     )))
 }
 
+/// `listEntries`' options: `undefined`, `null`, or an object whose `onPage` is absent or a
+/// function. Anything else is an `invalid_argument` TypeError, before any request is made.
+fn on_page(options: &JsValue) -> Result<Option<Function>, ClientError> {
+    let invalid = |reason: &str| ClientError::Argument {
+        name: "options",
+        reason: reason.to_owned(),
+    };
+    if options.is_undefined() || options.is_null() {
+        return Ok(None);
+    }
+    if !options.is_object() {
+        return Err(invalid("expected an object"));
+    }
+    match Reflect::get(options, &"onPage".into()) {
+        Ok(value) if value.is_undefined() => Ok(None),
+        Ok(value) => value
+            .dyn_into::<Function>()
+            .map(Some)
+            .map_err(|_| invalid("onPage is not a function")),
+        Err(_) => Err(invalid("onPage cannot be read")),
+    }
+}
+
 /// A logbook client with its auth client (`client.auth`). Both share one state (`Rc`).
 #[wasm_bindgen]
 pub struct Client {
@@ -81,36 +108,34 @@ struct ClientState {
 }
 
 impl ClientState {
-    /// The `Authorization` bearer: the signed-in user's access token, or the anon key while
-    /// nobody is signed in (supabase-js's `_getAccessToken`). The apikey stays the anon key.
+    /// The signed-in user's access token (supabase-js's `_getAccessToken`), `None` while nobody
+    /// is signed in; core then sends the key as the bearer.
     #[cfg(feature = "auth")]
-    async fn bearer(&self) -> String {
-        match self.auth.access_token().await {
-            Some(token) => token,
-            None => self.config.key().to_owned(),
-        }
+    async fn session_token(&self) -> Option<String> {
+        self.auth.access_token().await
     }
 
-    /// Without the auth client nobody is ever signed in: the bearer is the anon key.
+    /// Without the auth client nobody is ever signed in.
     #[cfg(not(feature = "auth"))]
-    async fn bearer(&self) -> String {
-        self.config.key().to_owned()
+    async fn session_token(&self) -> Option<String> {
+        None
     }
 
     /// Core's signing flow ([`signing`]): watermark, one insert, and a look for the entry when
     /// the insert's outcome is ambiguous. Both reads are retried as reads are.
     async fn sign(&self, entry: &NewEntry) -> Result<(), SignError> {
         let (config, transport) = (&self.config, &self.transport);
-        let bearer = self.bearer().await;
-        let watermark_request = signing::watermark_request(config, &bearer);
+        let session_token = self.session_token().await;
+        let bearer = session_token.as_deref();
+        let watermark_request = signing::watermark_request(config, bearer);
         let watermark = signing::watermark_outcome(transport.send_read(&watermark_request).await)
             .map_err(SignError::not_stored)?;
-        let insert = logbook::sign_logbook_request(config, &bearer, entry);
+        let insert = logbook::sign_logbook_request(config, bearer, entry);
         match signing::insert_outcome(transport.send(&insert).await) {
             InsertOutcome::Stored => Ok(()),
             InsertOutcome::Refused(error) => Err(SignError::not_stored(error)),
             InsertOutcome::Ambiguous(error) => {
-                let check = signing::verification_request(config, &bearer, watermark);
+                let check = signing::verification_request(config, bearer, watermark);
                 signing::verification_outcome(error, entry, transport.send_read(&check).await)
             }
         }
@@ -119,17 +144,21 @@ impl ClientState {
 
 #[wasm_bindgen]
 impl Client {
-    /// All entries, newest first (ordering guaranteed by the core), kept in wasm memory: read
-    /// them by index (`length`, `name(i)`, …, or `get(i)` for a `LogEntry`). Each request has
-    /// the client's deadline and is retried as postgrest-js retries reads (network failure,
-    /// timeout, 503, 520; 1 s, 2 s, 4 s). Rejects with a ClientError (`code` `timeout` when the
-    /// last attempt ran out of time).
+    /// Every entry, newest first, whatever the server's row cap: core's keyset pages of 1,000
+    /// ([`Pager`]), each request with the client's deadline and retried as postgrest-js retries
+    /// reads (network failure, timeout, 503, 520; 1 s, 2 s, 4 s). The entries stay in wasm
+    /// memory: read them by index (`length`, `name(i)`, …, or `get(i)` for a `LogEntry`).
+    /// `options.onPage(entriesSoFar)` is called after each page that brought entries, with a new
+    /// `EntryList` of every entry read so far; the last call's list equals the resolved one. A
+    /// page that finally fails rejects with a ClientError whose message starts with `page N: `
+    /// and whose `page` is N (from 1); the pages before it were already handed to `onPage`.
     #[wasm_bindgen(js_name = listEntries)]
-    pub async fn list_entries(&self) -> Result<EntryList, ClientError> {
-        let state = &self.state;
-        let request = logbook::list_entries_request(&state.config, &state.bearer().await);
-        let entries = logbook::list_entries_outcome(state.transport.send_read(&request).await)?;
-        Ok(EntryList::new(entries))
+    pub async fn list_entries(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "ListOptions")] options: JsValue,
+    ) -> Result<EntryList, ClientError> {
+        let on_page = on_page(&options)?;
+        self.list_in_pages(PAGE_SIZE, on_page.as_ref()).await
     }
 
     /// The newest `count` entries, read (and retried), validated and ordered as `listEntries`
@@ -137,8 +166,9 @@ impl Client {
     #[wasm_bindgen(js_name = listNewestEntries)]
     pub async fn list_newest_entries(&self, count: u32) -> Result<EntryList, ClientError> {
         let state = &self.state;
-        let bearer = state.bearer().await;
-        let request = logbook::newest_entries_request(&state.config, &bearer, count.into());
+        let session_token = state.session_token().await;
+        let request =
+            logbook::newest_entries_request(&state.config, session_token.as_deref(), count.into());
         let entries = logbook::list_entries_outcome(state.transport.send_read(&request).await)?;
         Ok(EntryList::new(entries))
     }
@@ -175,6 +205,37 @@ impl Client {
 }
 
 impl Client {
+    /// `listEntries` with `page_size` rows asked for per page (tests read many pages from a
+    /// small table with it).
+    pub async fn list_in_pages(
+        &self,
+        page_size: u64,
+        on_page: Option<&Function>,
+    ) -> Result<EntryList, ClientError> {
+        let state = &self.state;
+        let mut pager = Pager::new(page_size);
+        let store = Rc::new(RefCell::new(geocache_core::EntryList::default()));
+        loop {
+            let session_token = state.session_token().await;
+            let request = pager.request(&state.config, session_token.as_deref());
+            let response = state.transport.send_read(&request).await;
+            match pager.accept(response)? {
+                PageStep::Next(page) => store.borrow_mut().append(page),
+                PageStep::Done => break,
+            }
+            if let Some(on_page) = on_page {
+                let so_far = EntryList::prefix(Rc::clone(&store), store.borrow().len());
+                // The callback is the caller's: its exception does not stop the read, it is
+                // reported where an uncaught one would be.
+                if let Err(thrown) = on_page.call1(&JsValue::NULL, &so_far.into()) {
+                    web_sys::console::error_1(&thrown);
+                }
+            }
+        }
+        let len = store.borrow().len();
+        Ok(EntryList::prefix(store, len))
+    }
+
     /// The validated configuration (URLs, storage key, client info).
     pub fn config(&self) -> &ClientConfig {
         &self.state.config

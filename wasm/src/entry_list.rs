@@ -1,6 +1,11 @@
 //! The entries crossing to JS: an `EntryList` handle whose rows stay in wasm memory and are read by
 //! index, so a 100,000-entry logbook costs JS one object, not 100,000, and a virtualised list
-//! reads only the rows it shows. Also the one reader of a `NewEntry` from JS.
+//! reads only the rows it shows. The snapshots a paged read hands to `onPage` share one
+//! append-only store, each seeing its own prefix, so 100 pages cost 100 handles, not 100 copies.
+//! Also the one reader of a `NewEntry` from JS.
+
+use std::cell::RefCell;
+use std::rc::Rc;
 
 use geocache_core::{EntryRef, NewEntry};
 use js_sys::{Array, JsString, Object, RangeError, Reflect};
@@ -14,30 +19,48 @@ use crate::error::ClientError;
 #[wasm_bindgen]
 #[derive(Debug)]
 pub struct EntryList {
-    entries: geocache_core::EntryList,
+    /// Entries are only ever appended to the store, so the first `len` never change.
+    store: Rc<RefCell<geocache_core::EntryList>>,
+    len: usize,
 }
 
 impl EntryList {
     pub fn new(entries: geocache_core::EntryList) -> Self {
-        EntryList { entries }
+        let len = entries.len();
+        EntryList::prefix(Rc::new(RefCell::new(entries)), len)
     }
 
-    /// The core's list.
-    pub fn entries(&self) -> &geocache_core::EntryList {
-        &self.entries
+    /// The first `len` entries of a store that may still grow.
+    pub fn prefix(store: Rc<RefCell<geocache_core::EntryList>>, len: usize) -> Self {
+        EntryList { store, len }
     }
 
-    /// Indexes arrive as JS numbers: anything but an integer in range is refused rather than
-    /// truncated (`1.5`, `NaN` and `-1` would otherwise become real indexes).
-    fn entry(&self, index: f64) -> Result<EntryRef<'_>, RangeError> {
+    /// Reads one entry. Indexes arrive as JS numbers: anything but an integer in range is refused
+    /// rather than truncated (`1.5`, `NaN` and `-1` would otherwise become real indexes).
+    fn with_entry<T>(
+        &self,
+        index: f64,
+        read: impl FnOnce(EntryRef<'_>) -> T,
+    ) -> Result<T, RangeError> {
         let position = index as usize;
-        match self.entries.get(position) {
-            Some(entry) if position as f64 == index => Ok(entry),
+        let store = self.store.borrow();
+        match store.get(position) {
+            Some(entry) if position as f64 == index && position < self.len => Ok(read(entry)),
             _ => Err(RangeError::new(&format!(
                 "index out of range: the list has {} entries",
-                self.entries.len()
+                self.len
             ))),
         }
+    }
+
+    /// Every entry of this list, in order.
+    fn each<T>(&self, read: impl FnMut(EntryRef<'_>) -> T) -> Vec<T> {
+        self.store
+            .borrow()
+            .iter()
+            .take(self.len)
+            .map(read)
+            .collect()
     }
 }
 
@@ -46,46 +69,59 @@ impl EntryList {
     /// How many entries there are.
     #[wasm_bindgen(getter)]
     pub fn length(&self) -> usize {
-        self.entries.len()
+        self.len
     }
 
     /// The entry's id.
     pub fn id(&self, index: f64) -> Result<f64, RangeError> {
-        Ok(self.entry(index)?.id)
+        self.with_entry(index, |entry| entry.id)
     }
 
     /// Every id, newest first, in one copy: for keying all rows (a virtualised list keys rows it
     /// has not rendered) without a call into wasm per row.
     pub fn ids(&self) -> Vec<f64> {
-        self.entries.iter().map(|entry| entry.id).collect()
+        self.each(|entry| entry.id)
     }
 
     /// The entry's `created_at`: the server's timestamp text, verbatim.
     #[wasm_bindgen(js_name = createdAt)]
     pub fn created_at(&self, index: f64) -> Result<JsString, RangeError> {
-        Ok(self.entry(index)?.created_at.into())
+        self.with_entry(index, |entry| entry.created_at.into())
     }
 
     /// The entry's name, as the visitor wrote it.
     pub fn name(&self, index: f64) -> Result<JsString, RangeError> {
-        Ok(self.entry(index)?.name.into())
+        self.with_entry(index, |entry| entry.name.into())
     }
 
     /// The entry's message, as the visitor wrote it.
     pub fn message(&self, index: f64) -> Result<JsString, RangeError> {
-        Ok(self.entry(index)?.message.into())
+        self.with_entry(index, |entry| entry.message.into())
     }
 
     /// The entry as a plain `LogEntry` object.
     #[wasm_bindgen(unchecked_return_type = "LogEntry")]
     pub fn get(&self, index: f64) -> Result<Object, RangeError> {
-        Ok(log_entry(self.entry(index)?))
+        self.with_entry(index, log_entry)
     }
 
     /// Every entry as a plain `LogEntry` object, newest first (what `JSON.parse` would give).
     #[wasm_bindgen(js_name = toArray, unchecked_return_type = "LogEntry[]")]
     pub fn to_array(&self) -> Array {
-        self.entries.iter().map(log_entry).collect()
+        self.each(log_entry).into_iter().collect()
+    }
+
+    /// This list (the newest entries of a fresh read, still paging), then the entries of `older`
+    /// that come strictly after this list's last entry in (created_at desc, id desc) order and
+    /// whose id is not in this list: what to show during a reload while the rest of the fresh
+    /// read is on its way. A new list; neither argument changes.
+    #[wasm_bindgen(js_name = withOlderFrom)]
+    pub fn with_older_from(&self, older: &EntryList) -> EntryList {
+        let merged =
+            self.store
+                .borrow()
+                .with_older_from(self.len, &older.store.borrow(), older.len);
+        EntryList::new(merged)
     }
 }
 

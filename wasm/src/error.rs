@@ -1,11 +1,12 @@
 //! The one conversion from core errors to JS: a real `Error` (never a string) whose `name`,
-//! `code` and, for call failures, `status`, `retryable`, `details`, `hint`, schema fields and (for
-//! `signLogbook`) `outcome` are own properties, so callers can branch on them. Auth errors look like auth-js's error classes:
+//! `code` and, for call failures, `status`, `retryable`, `details`, `hint`, schema fields, (for
+//! `listEntries`) `page` and (for `signLogbook`) `outcome` are own properties, so callers can branch on them. Auth errors look like auth-js's error classes:
 //! `name` (`AuthApiError`, `AuthRetryableFetchError`, …), `status`, `code` and `__isAuthError`, so
 //! supabase-js's `isAuthError` and friends recognise them.
 
 #[cfg(feature = "auth")]
 use geocache_core::auth::AuthError;
+use geocache_core::rest::pager::PageError;
 use geocache_core::rest::signing::SignError;
 use geocache_core::{ConfigError, LogbookError, RequestTimeoutError};
 use js_sys::Reflect;
@@ -18,6 +19,9 @@ pub enum ClientError {
     Config(#[from] ConfigError),
     #[error(transparent)]
     Logbook(#[from] LogbookError),
+    /// A page of `listEntries` that failed: its error, and which page (from 1).
+    #[error(transparent)]
+    Page(#[from] PageError),
     /// A failed `signLogbook`: its error, and whether the entry was stored anyway.
     #[error(transparent)]
     Sign(#[from] SignError),
@@ -71,6 +75,11 @@ impl From<ClientError> for JsValue {
                 ("code", config.code().into()),
             ],
             ClientError::Logbook(logbook) => logbook_properties(logbook),
+            ClientError::Page(page) => {
+                let mut properties = logbook_properties(&page.error);
+                properties.push(("page", page.page.into()));
+                properties
+            }
             ClientError::Sign(sign) => {
                 let mut properties = logbook_properties(&sign.error);
                 properties.push(("outcome", sign.outcome.as_str().into()));

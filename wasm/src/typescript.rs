@@ -21,6 +21,16 @@ export interface ClientOptions {
   requestTimeoutMs?: number;
 }
 
+/** The argument of `listEntries`. */
+export interface ListOptions {
+  /**
+   * Called after each page with every entry read so far, newest first (one EntryList handle per
+   * call; the caller frees the ones it no longer shows). The last call's list equals the resolved
+   * one. An exception it throws is reported with console.error and does not stop the read.
+   */
+  onPage?: (entriesSoFar: EntryList) => void;
+}
+
 /** Thrown by `createClient`: the messages are supabase-js's. */
 export interface ConfigError extends Error {
   name: "ConfigError";
@@ -33,7 +43,7 @@ export interface ConfigError extends Error {
  */
 export interface LogbookError extends Error {
   name: "LogbookError";
-  code: "network_error" | "timeout" | "server_error" | "http_error" | "invalid_json" | "schema_mismatch" | (string & {});
+  code: "network_error" | "timeout" | "server_error" | "http_error" | "invalid_json" | "schema_mismatch" | "invalid_content_range" | (string & {});
   /** HTTP status; 0 when the request never got a (whole) response. */
   status: number;
   /** Whether sending the same request again may succeed: network failures, timeouts, 5xx. */
@@ -45,6 +55,8 @@ export interface LogbookError extends Error {
   field?: string | null;
   expected?: string;
   found?: string;
+  /** `listEntries` only: the page (from 1) that failed; the message starts with `page <n>: `. */
+  page?: number;
   /**
    * `signLogbook` only: whether the entry is in the table despite the failure. "not_stored":
    * it is not (nothing was sent, the server refused it, or it was looked for and is not there),

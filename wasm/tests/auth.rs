@@ -370,7 +370,10 @@ async fn logbook_calls_carry_the_user_token_while_signed_in() {
     let key = unique("sb-test-");
     let client = client(&key);
     let fetches = record_fetches();
-    client.list_entries().await.expect("listed as anon");
+    client
+        .list_entries(JsValue::UNDEFINED)
+        .await
+        .expect("listed as anon");
     let (_, data) = sign_up(&client).await;
     client
         .sign_logbook(object(&[
@@ -379,9 +382,15 @@ async fn logbook_calls_carry_the_user_token_while_signed_in() {
         ]))
         .await
         .expect("signed as the user");
-    client.list_entries().await.expect("listed as the user");
+    client
+        .list_entries(JsValue::UNDEFINED)
+        .await
+        .expect("listed as the user");
     data_of(client.auth().sign_out(JsValue::UNDEFINED).await);
-    client.list_entries().await.expect("listed as anon again");
+    client
+        .list_entries(JsValue::UNDEFINED)
+        .await
+        .expect("listed as anon again");
     call(&fetches, "restore", &[]);
 
     let rest: Vec<(String, String)> = array(get(&fetches, "log"))

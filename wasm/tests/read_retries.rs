@@ -10,6 +10,7 @@ use geocache_client::transport::Transport;
 use geocache_core::outcome::expect_success;
 use geocache_core::rest::Postgrest;
 use geocache_core::ClientConfig;
+use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -22,7 +23,8 @@ async fn a_503_then_success_is_retried_with_x_retry_count() {
     let client = client(5_000);
     let fetches = record_fetches();
     let started = js_sys::Date::now();
-    let (list, stats) = with_faults(GET_LOGS_503_ONCE, client.list_entries()).await;
+    let (list, stats) =
+        with_faults(GET_LOGS_503_ONCE, client.list_entries(JsValue::UNDEFINED)).await;
     let waited = js_sys::Date::now() - started;
     list.expect("the retry succeeds");
     assert_eq!(
@@ -62,7 +64,7 @@ async fn a_connection_lost_mid_body_is_retried() {
     let fetches = record_fetches();
     let plan = r#"{"rules": [{"methods": ["GET"], "paths": ["/rest/v1/geocache_logs"],
         "limit": 1, "fault": {"kind": "drop_mid_response"}}]}"#;
-    let (list, stats) = with_faults(plan, client.list_entries()).await;
+    let (list, stats) = with_faults(plan, client.list_entries(JsValue::UNDEFINED)).await;
     list.expect("the retry succeeds");
     assert_eq!(
         fetches.retry_counts("GET", LOGS),
@@ -75,7 +77,7 @@ async fn a_connection_lost_mid_body_is_retried() {
 async fn other_4xx_and_5xx_answers_are_not_retried() {
     let emulator = emulator();
     let config = ClientConfig::new(emulator.url, emulator.anon_key).unwrap();
-    let postgrest = Postgrest::new(&config, emulator.anon_key);
+    let postgrest = Postgrest::new(&config, None);
     let fetches = record_fetches();
     let transport = Transport::default();
 
@@ -102,7 +104,7 @@ async fn other_4xx_and_5xx_answers_are_not_retried() {
             r#"{{"rules": [{{"methods": ["GET"], "paths": ["/rest/v1/geocache_logs"],
                 "fault": {{"kind": "status", "status": {status}}}}}]}}"#
         );
-        let (list, stats) = with_faults(&plan, client.list_entries()).await;
+        let (list, stats) = with_faults(&plan, client.list_entries(JsValue::UNDEFINED)).await;
         let error = list.expect_err("faulted");
         js_error(error, "LogbookError", "XX000");
         assert_eq!(stats[0].matched, 1, "{status}: sent once");
@@ -116,7 +118,7 @@ async fn a_read_that_keeps_failing_rejects_after_three_retries() {
     let plan = r#"{"rules": [{"methods": ["GET"], "paths": ["/rest/v1/geocache_logs"],
         "fault": {"kind": "status", "status": 503}}]}"#;
     let started = js_sys::Date::now();
-    let (list, stats) = with_faults(plan, client.list_entries()).await;
+    let (list, stats) = with_faults(plan, client.list_entries(JsValue::UNDEFINED)).await;
     let waited = js_sys::Date::now() - started;
     let error = js_error(list.expect_err("gave up"), "LogbookError", "PGRST001");
     assert_eq!(get(&error, "status").as_f64(), Some(503.0));

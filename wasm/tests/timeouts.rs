@@ -88,7 +88,7 @@ async fn a_read_past_its_deadline_is_aborted_and_retried() {
     let plan = r#"{"rules": [{"methods": ["GET"], "paths": ["/rest/v1/geocache_logs"],
         "limit": 1, "fault": {"kind": "latency", "ms": 4000}}]}"#;
     let started = js_sys::Date::now();
-    let (list, stats) = with_faults(plan, client.list_entries()).await;
+    let (list, stats) = with_faults(plan, client.list_entries(JsValue::UNDEFINED)).await;
     let took = js_sys::Date::now() - started;
     list.expect("the retry succeeds");
     assert_eq!(
@@ -104,7 +104,7 @@ async fn a_read_past_its_deadline_is_aborted_and_retried() {
 async fn a_timed_out_request_fails_with_the_code_timeout() {
     let emulator = emulator();
     let config = ClientConfig::new(emulator.url, emulator.anon_key).unwrap();
-    let request = list_entries_request(&config, emulator.anon_key);
+    let request = list_entries_request(&config, None);
     let transport = Transport::new(RequestTimeout::from_ms(150.0).unwrap());
     let plan = r#"{"rules": [{"methods": ["GET"], "paths": ["/rest/v1/geocache_logs"],
         "fault": {"kind": "latency", "ms": 1000}}]}"#;
@@ -144,7 +144,7 @@ extern "C" {
 async fn the_deadline_covers_a_body_that_stalls() {
     let emulator = emulator();
     let config = ClientConfig::new(emulator.url, emulator.anon_key).unwrap();
-    let request = list_entries_request(&config, emulator.anon_key);
+    let request = list_entries_request(&config, None);
     let transport = Transport::new(RequestTimeout::from_ms(150.0).unwrap());
     let stub = stall_bodies();
     let outcome = transport.send(&request).await;
@@ -159,16 +159,12 @@ async fn deadlines_are_cleared_whatever_the_outcome() {
     let config = ClientConfig::new(emulator.url, emulator.anon_key).unwrap();
     let transport = Transport::new(RequestTimeout::from_ms(5_000.0).unwrap());
 
-    let answered = transport
-        .send(&list_entries_request(&config, emulator.anon_key))
-        .await;
+    let answered = transport.send(&list_entries_request(&config, None)).await;
     assert_eq!(answered.map(|response| response.status), Ok(200));
     assert_eq!(get_pending(&timers), 0.0, "after an answer");
 
     let offline = ClientConfig::new(UNUSED_PORT_URL, emulator.anon_key).unwrap();
-    let refused = transport
-        .send(&list_entries_request(&offline, emulator.anon_key))
-        .await;
+    let refused = transport.send(&list_entries_request(&offline, None)).await;
     assert!(
         matches!(refused, Err(NoResponse::Network(_))),
         "{refused:?}"
@@ -178,11 +174,7 @@ async fn deadlines_are_cleared_whatever_the_outcome() {
     let short = Transport::new(RequestTimeout::from_ms(100.0).unwrap());
     let plan = r#"{"rules": [{"methods": ["GET"], "paths": ["/rest/v1/geocache_logs"],
         "fault": {"kind": "latency", "ms": 500}}]}"#;
-    let (late, _) = with_faults(
-        plan,
-        short.send(&list_entries_request(&config, emulator.anon_key)),
-    )
-    .await;
+    let (late, _) = with_faults(plan, short.send(&list_entries_request(&config, None))).await;
     assert!(matches!(late, Err(NoResponse::TimedOut(_))), "{late:?}");
     assert_eq!(get_pending(&timers), 0.0, "after a timeout");
 
@@ -190,7 +182,7 @@ async fn deadlines_are_cleared_whatever_the_outcome() {
     let client = client(5_000);
     let plan = r#"{"rules": [{"methods": ["GET"], "paths": ["/rest/v1/geocache_logs"],
         "limit": 1, "fault": {"kind": "status", "status": 503}}]}"#;
-    let (list, _) = with_faults(plan, client.list_entries()).await;
+    let (list, _) = with_faults(plan, client.list_entries(JsValue::UNDEFINED)).await;
     list.expect("retried");
     assert_eq!(get_pending(&timers), 0.0, "after a retried read");
     call(&timers, "restore");

@@ -99,7 +99,12 @@ async fn list_returns_entries_newest_first() {
             .await
             .expect("signed");
     }
-    let list = entries(client.list_entries().await.expect("listed"));
+    let list = entries(
+        client
+            .list_entries(JsValue::UNDEFINED)
+            .await
+            .expect("listed"),
+    );
     let instants: Vec<i128> = list
         .iter()
         .map(|entry| {
@@ -132,7 +137,12 @@ async fn signed_entry_is_listed_as_a_plain_object() {
     let name = unique("visitor");
     let result = client.sign_logbook(new_entry(&name, "Found it!")).await;
     assert!(result.is_ok());
-    let list = entries(client.list_entries().await.expect("listed"));
+    let list = entries(
+        client
+            .list_entries(JsValue::UNDEFINED)
+            .await
+            .expect("listed"),
+    );
     let entry = list
         .iter()
         .find(|entry| string(entry, "name") == name)
@@ -164,7 +174,12 @@ async fn hostile_text_round_trips_byte_for_byte() {
             .sign_logbook(new_entry(&name, message))
             .await
             .expect("signed");
-        let list = entries(client.list_entries().await.expect("listed"));
+        let list = entries(
+            client
+                .list_entries(JsValue::UNDEFINED)
+                .await
+                .expect("listed"),
+        );
         let entry = list
             .iter()
             .find(|entry| string(entry, "name") == name)
@@ -177,7 +192,7 @@ async fn hostile_text_round_trips_byte_for_byte() {
 async fn anon_update_is_refused_with_postgrest_code_and_status() {
     let (url, key) = emulator();
     let config = ClientConfig::new(url, key).unwrap();
-    let request = Postgrest::new(&config, key)
+    let request = Postgrest::new(&config, None)
         .from("geocache_logs")
         .update(r#"{"name":"changed"}"#)
         .eq("id", "1")
@@ -193,7 +208,7 @@ async fn anon_update_is_refused_with_postgrest_code_and_status() {
 async fn unknown_table_is_a_pgrst205_not_found() {
     let (url, key) = emulator();
     let config = ClientConfig::new(url, key).unwrap();
-    let request = Postgrest::new(&config, key)
+    let request = Postgrest::new(&config, None)
         .from("no_such_table")
         .select("*")
         .build();
@@ -211,7 +226,10 @@ async fn unknown_table_is_a_pgrst205_not_found() {
 async fn a_wrong_key_is_refused_by_the_server() {
     let (url, _) = emulator();
     let client = create(Some(url), Some("not-a-jwt")).unwrap();
-    let error = client.list_entries().await.expect_err("refused");
+    let error = client
+        .list_entries(JsValue::UNDEFINED)
+        .await
+        .expect_err("refused");
     let value = JsValue::from(error);
     assert!(value.is_instance_of::<js_sys::Error>());
     assert_eq!(string(&value, "name"), "LogbookError");
@@ -225,7 +243,7 @@ async fn an_unreachable_server_is_a_retryable_network_error() {
     // Reads (the lists, and the watermark read that starts a signing) are retried three times
     // over 7 s first: run the three calls side by side.
     let (list, newest, signed) = join3(
-        client.list_entries(),
+        client.list_entries(JsValue::UNDEFINED),
         client.list_newest_entries(2),
         client.sign_logbook(new_entry("n", "m")),
     )
@@ -383,7 +401,10 @@ async fn entry_list_rows_are_read_by_index() {
             .await
             .expect("signed");
     }
-    let list = client.list_entries().await.expect("listed");
+    let list = client
+        .list_entries(JsValue::UNDEFINED)
+        .await
+        .expect("listed");
     let length = list.length();
     assert!(length >= 2);
     for index in 0..length {
@@ -432,7 +453,10 @@ async fn the_newest_entries_are_the_head_of_the_list() {
             .await
             .expect("signed");
     }
-    let all = client.list_entries().await.expect("listed");
+    let all = client
+        .list_entries(JsValue::UNDEFINED)
+        .await
+        .expect("listed");
     let newest = client.list_newest_entries(2).await.expect("listed");
     assert_eq!(newest.length(), 2);
     assert_eq!(&all.ids()[..2], &newest.ids()[..]);

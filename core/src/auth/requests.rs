@@ -1,44 +1,41 @@
 //! Auth request builders that end in a plain [`HttpRequest`], with the headers supabase-js 2.109
-//! sends (auth-js `_request` in src/lib/fetch.ts): the client's base headers (`X-Client-Info`,
-//! `apikey`, `Authorization: Bearer <anon key>`), `X-Supabase-Api-Version: 2024-01-01` always, the
-//! user's bearer where a JWT is passed, and a JSON content type on every non-GET request.
+//! sends (auth-js `_request` in src/lib/fetch.ts): the client's base headers
+//! ([`base_headers`]: `X-Client-Info`, `apikey`, `Authorization: Bearer <key>` whatever the key's
+//! format, or the user's JWT where a call passes one), `X-Supabase-Api-Version: 2024-01-01`
+//! always, and a JSON content type on every non-GET request.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::error::{AuthError, API_VERSION, API_VERSION_HEADER};
+use crate::base_headers::{base_headers, Service};
 use crate::config::ClientConfig;
 use crate::http::{encode_query, percent_encode, Component, HttpRequest, Method};
 
 /// auth-js's content type for request bodies.
 pub const JSON_CONTENT_TYPE: &str = "application/json;charset=UTF-8";
 
-/// The auth endpoint and the base headers every auth request carries.
+/// The auth endpoint and the credentials every auth request carries.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AuthApi {
-    auth_url: String,
-    headers: Vec<(String, String)>,
+    config: ClientConfig,
 }
 
 impl AuthApi {
     pub fn new(config: &ClientConfig) -> Self {
         AuthApi {
-            auth_url: config.auth_url().to_owned(),
-            headers: vec![
-                ("x-client-info".into(), config.client_info().to_owned()),
-                ("apikey".into(), config.key().to_owned()),
-                ("authorization".into(), format!("Bearer {}", config.key())),
-            ],
+            config: config.clone(),
         }
     }
 
     /// A request to `{auth_url}/{path}`; `path` is joined as given, so callers encode ids.
-    pub(crate) fn request(&self, method: Method, path: &str) -> AuthRequest {
+    pub(crate) fn request(&self, method: Method, path: &str) -> AuthRequest<'_> {
         AuthRequest {
+            config: &self.config,
             method,
-            url: format!("{}/{path}", self.auth_url),
+            url: format!("{}/{path}", self.config.auth_url()),
             queries: Vec::new(),
-            headers: self.headers.clone(),
+            session_token: None,
             body: None,
         }
     }
@@ -132,29 +129,27 @@ impl AuthApi {
 
 /// One auth request under construction.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct AuthRequest {
+pub(crate) struct AuthRequest<'a> {
+    config: &'a ClientConfig,
     method: Method,
     url: String,
     queries: Vec<(String, String)>,
-    headers: Vec<(String, String)>,
+    /// The user's JWT for calls made as the user; `None` sends the key as the bearer.
+    session_token: Option<String>,
     body: Option<String>,
 }
 
-impl AuthRequest {
+impl AuthRequest<'_> {
     pub(crate) fn query(mut self, key: &str, value: &str) -> Self {
         self.queries.push((key.to_owned(), value.to_owned()));
         self
     }
 
-    /// Replaces the anon bearer with the user's JWT when there is one; without a session
-    /// supabase-js sends the request with the anon bearer and lets the server refuse it.
+    /// Sends the user's JWT as the bearer when there is one; without a session supabase-js
+    /// sends the request with the key as the bearer and lets the server refuse it.
     pub(crate) fn bearer(mut self, jwt: Option<&str>) -> Self {
         if let Some(jwt) = jwt {
-            for (name, value) in &mut self.headers {
-                if name == "authorization" {
-                    *value = format!("Bearer {jwt}");
-                }
-            }
+            self.session_token = Some(jwt.to_owned());
         }
         self
     }
@@ -165,7 +160,7 @@ impl AuthRequest {
     }
 
     pub(crate) fn build(self) -> HttpRequest {
-        let mut headers = self.headers;
+        let mut headers = base_headers(self.config, Service::Auth, self.session_token.as_deref());
         headers.push((API_VERSION_HEADER.into(), API_VERSION.into()));
         if self.method != Method::Get {
             headers.push(("content-type".into(), JSON_CONTENT_TYPE.into()));
@@ -511,6 +506,27 @@ pub(crate) mod tests {
         let scope: SignOutScope = serde_json::from_value(json!("others")).unwrap();
         assert_eq!(scope, SignOutScope::Others);
         assert!(serde_json::from_value::<SignOutScope>(json!("everyone")).is_err());
+    }
+
+    #[test]
+    fn every_key_format_is_the_apikey_and_the_bearer_until_a_call_passes_the_users_jwt() {
+        for key in [
+            "eyJhbGciOiJIUzI1NiJ9.eyJyb2xlIjoiYW5vbiJ9.sig",
+            "sb_publishable_abc",
+            "sb_secret_abc",
+            "sb_temp_abc",
+        ] {
+            let api = AuthApi::new(&ClientConfig::new("https://h", key).unwrap());
+            let bearer = format!("Bearer {key}");
+            let refresh = api.refresh_session("r");
+            assert_eq!(refresh.header("apikey"), Some(key));
+            assert_eq!(refresh.header("authorization"), Some(bearer.as_str()));
+            let user = api.get_user("user.jwt");
+            assert_eq!(user.header("apikey"), Some(key));
+            assert_eq!(user.header("authorization"), Some("Bearer user.jwt"));
+            let anonymous = api.request(Method::Get, "user").bearer(None).build();
+            assert_eq!(anonymous.header("authorization"), Some(bearer.as_str()));
+        }
     }
 
     #[test]

@@ -1,9 +1,11 @@
 //! A PostgREST request builder in the postgrest-rs style that stops at a plain [`HttpRequest`].
 //!
-//! Headers are the ones supabase-js 2.109 sends through `fetchWithAuth` and postgrest-js:
-//! `x-client-info`, `apikey`, `authorization: Bearer <token>`, then `accept-profile` for reads or
-//! `content-profile` plus `content-type: application/json` for writes.
+//! Headers are the ones supabase-js sends through `fetchWithAuth` and postgrest-js: the base
+//! headers ([`base_headers`]: `x-client-info`, `apikey`, `authorization: Bearer <session token or
+//! key>`), then `accept-profile` for reads or `content-profile` plus `content-type:
+//! application/json` for writes.
 
+use crate::base_headers::{base_headers, Service};
 use crate::config::{is_js_whitespace, ClientConfig};
 use crate::http::{encode_query, percent_encode, Component, HttpRequest, Method};
 
@@ -19,16 +21,13 @@ pub struct Postgrest {
 }
 
 impl Postgrest {
-    /// `bearer` is the token for `Authorization`: the anon key, or a signed-in user's access token.
-    pub fn new(config: &ClientConfig, bearer: &str) -> Self {
+    /// `session_token` is the signed-in user's access token, sent as the bearer; without one
+    /// the key itself is, whatever its format.
+    pub fn new(config: &ClientConfig, session_token: Option<&str>) -> Self {
         Postgrest {
             rest_url: config.rest_url().to_owned(),
             schema: DEFAULT_SCHEMA.to_owned(),
-            headers: vec![
-                ("x-client-info".into(), config.client_info().to_owned()),
-                ("apikey".into(), config.key().to_owned()),
-                ("authorization".into(), format!("Bearer {bearer}")),
-            ],
+            headers: base_headers(config, Service::Rest, session_token),
         }
     }
 
@@ -173,7 +172,7 @@ mod tests {
         let config = ClientConfig::new("https://x.supabase.co", "anon")
             .unwrap()
             .with_client_info("geocache-client/1.2.3; runtime=web");
-        Postgrest::new(&config, "token")
+        Postgrest::new(&config, Some("token"))
     }
 
     fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
@@ -296,8 +295,30 @@ mod tests {
     #[test]
     fn the_bearer_is_independent_of_the_apikey() {
         let config = ClientConfig::new("https://h", "anon").unwrap();
-        let request = Postgrest::new(&config, "user-jwt").from("t").build();
+        let request = Postgrest::new(&config, Some("user-jwt")).from("t").build();
         assert_eq!(request.header("apikey"), Some("anon"));
         assert_eq!(request.header("authorization"), Some("Bearer user-jwt"));
+    }
+
+    #[test]
+    fn every_key_format_is_the_apikey_and_the_bearer_without_a_session() {
+        for key in [
+            "eyJhbGciOiJIUzI1NiJ9.eyJyb2xlIjoiYW5vbiJ9.sig",
+            "sb_publishable_abc",
+            "sb_secret_abc",
+            "sb_temp_abc",
+        ] {
+            let config = ClientConfig::new("https://h", key).unwrap();
+            let read = Postgrest::new(&config, None).from("t").select("*").build();
+            let write = Postgrest::new(&config, None).from("t").insert("{}").build();
+            for request in [read, write] {
+                assert_eq!(request.header("apikey"), Some(key));
+                let bearer = format!("Bearer {key}");
+                assert_eq!(request.header("authorization"), Some(bearer.as_str()));
+            }
+            let request = Postgrest::new(&config, Some("user.jwt")).from("t").build();
+            assert_eq!(request.header("apikey"), Some(key));
+            assert_eq!(request.header("authorization"), Some("Bearer user.jwt"));
+        }
     }
 }

@@ -19,6 +19,14 @@ impl Builder {
         self.filter(column, "gt", value)
     }
 
+    /// `or=(filters)`: `filters` is PostgREST's logic-tree syntax and goes out as given, as
+    /// postgrest-js's `.or(filters)` sends it; values in it that hold reserved characters must
+    /// already be quoted.
+    pub fn or(mut self, filters: &str) -> Self {
+        self.queries.push(("or".to_owned(), format!("({filters})")));
+        self
+    }
+
     fn filter(mut self, column: &str, operator: &str, value: &str) -> Self {
         self.queries
             .push((column.to_owned(), format!("{operator}.{value}")));
@@ -34,17 +42,18 @@ mod tests {
     #[test]
     fn filters_add_one_encoded_pair_each() {
         let config = ClientConfig::new("https://h", "k").unwrap();
-        let request = Postgrest::new(&config, "k")
+        let request = Postgrest::new(&config, None)
             .from("t")
             .select("*")
             .eq("name", "a,b&c d")
             .neq("id", "1")
             .eq("name", "x")
             .gt("id", "41")
+            .or("a.eq.1,b.lt.\"x:y\"")
             .build();
         assert_eq!(
             request.url,
-            "https://h/rest/v1/t?select=*&name=eq.a%2Cb%26c+d&id=neq.1&name=eq.x&id=gt.41"
+            "https://h/rest/v1/t?select=*&name=eq.a%2Cb%26c+d&id=neq.1&name=eq.x&id=gt.41&or=%28a.eq.1%2Cb.lt.%22x%3Ay%22%29"
         );
     }
 }

@@ -10,8 +10,8 @@ use crate::rest::Postgrest;
 pub const TABLE: &str = "geocache_logs";
 
 /// `.from('geocache_logs').select('*').order('created_at', {ascending: false})`
-pub fn list_entries_request(config: &ClientConfig, bearer: &str) -> HttpRequest {
-    Postgrest::new(config, bearer)
+pub fn list_entries_request(config: &ClientConfig, session_token: Option<&str>) -> HttpRequest {
+    Postgrest::new(config, session_token)
         .from(TABLE)
         .select("*")
         .order("created_at", false)
@@ -20,8 +20,12 @@ pub fn list_entries_request(config: &ClientConfig, bearer: &str) -> HttpRequest 
 
 /// `.from('geocache_logs').select('*').order('created_at', {ascending: false}).limit(count)`: the
 /// newest entries, a first screen to show while the whole list loads.
-pub fn newest_entries_request(config: &ClientConfig, bearer: &str, count: u64) -> HttpRequest {
-    Postgrest::new(config, bearer)
+pub fn newest_entries_request(
+    config: &ClientConfig,
+    session_token: Option<&str>,
+    count: u64,
+) -> HttpRequest {
+    Postgrest::new(config, session_token)
         .from(TABLE)
         .select("*")
         .order("created_at", false)
@@ -30,8 +34,12 @@ pub fn newest_entries_request(config: &ClientConfig, bearer: &str, count: u64) -
 }
 
 /// `.from('geocache_logs').insert({name, message})`
-pub fn sign_logbook_request(config: &ClientConfig, bearer: &str, entry: &NewEntry) -> HttpRequest {
-    Postgrest::new(config, bearer)
+pub fn sign_logbook_request(
+    config: &ClientConfig,
+    session_token: Option<&str>,
+    entry: &NewEntry,
+) -> HttpRequest {
+    Postgrest::new(config, session_token)
         .from(TABLE)
         .insert(entry.to_json())
         .build()
@@ -75,7 +83,7 @@ mod tests {
     #[test]
     fn list_request_matches_supabase_js() {
         assert_eq!(
-            list_entries_request(&config(), KEY),
+            list_entries_request(&config(), None),
             HttpRequest {
                 method: Method::Get,
                 url: "http://127.0.0.1:54321/rest/v1/geocache_logs?select=*&order=created_at.desc"
@@ -93,8 +101,8 @@ mod tests {
 
     #[test]
     fn newest_entries_request_is_the_list_request_with_a_limit() {
-        let list = list_entries_request(&config(), KEY);
-        let newest = newest_entries_request(&config(), KEY, 30);
+        let list = list_entries_request(&config(), None);
+        let newest = newest_entries_request(&config(), None, 30);
         assert_eq!(newest.url, format!("{}&limit=30", list.url));
         assert_eq!(
             (newest.method, &newest.headers, &newest.body),
@@ -109,7 +117,7 @@ mod tests {
             message: "Found it! <3".into(),
         };
         assert_eq!(
-            sign_logbook_request(&config(), "user-token", &entry),
+            sign_logbook_request(&config(), Some("user-token"), &entry),
             HttpRequest {
                 method: Method::Post,
                 url: "http://127.0.0.1:54321/rest/v1/geocache_logs".into(),

@@ -79,8 +79,8 @@ pub enum InsertOutcome {
 }
 
 /// `.from('geocache_logs').select('id').order('id', {ascending: false}).limit(1)`
-pub fn watermark_request(config: &ClientConfig, bearer: &str) -> HttpRequest {
-    Postgrest::new(config, bearer)
+pub fn watermark_request(config: &ClientConfig, session_token: Option<&str>) -> HttpRequest {
+    Postgrest::new(config, session_token)
         .from(TABLE)
         .select("id")
         .order("id", false)
@@ -118,10 +118,10 @@ pub fn insert_outcome(response: Result<RawResponse, NoResponse>) -> InsertOutcom
 /// row stored since the watermark, ours among them if it landed.
 pub fn verification_request(
     config: &ClientConfig,
-    bearer: &str,
+    session_token: Option<&str>,
     watermark: Watermark,
 ) -> HttpRequest {
-    let builder = Postgrest::new(config, bearer)
+    let builder = Postgrest::new(config, session_token)
         .from(TABLE)
         .select("id,name,message");
     let builder = match watermark.0 {
@@ -191,7 +191,7 @@ mod tests {
 
     #[test]
     fn the_watermark_is_a_read_of_the_newest_id() {
-        let request = watermark_request(&config(), "token");
+        let request = watermark_request(&config(), Some("token"));
         assert_eq!(request.method, Method::Get);
         assert_eq!(
             request.url,
@@ -219,17 +219,17 @@ mod tests {
 
     #[test]
     fn the_verification_reads_every_row_after_the_watermark_in_id_order() {
-        let request = verification_request(&config(), "token", Watermark(Some(41)));
+        let request = verification_request(&config(), Some("token"), Watermark(Some(41)));
         assert_eq!(request.method, Method::Get);
         assert_eq!(
             request.url,
             "http://127.0.0.1:54321/rest/v1/geocache_logs?select=id%2Cname%2Cmessage&id=gt.41&order=id.asc"
         );
         assert_eq!(request.header("authorization"), Some("Bearer token"));
-        let request = verification_request(&config(), "token", Watermark(Some(-3)));
+        let request = verification_request(&config(), Some("token"), Watermark(Some(-3)));
         assert!(request.url.contains("&id=gt.-3&"), "{}", request.url);
         // An empty table had no rows before ours: read them all.
-        let request = verification_request(&config(), "token", Watermark(None));
+        let request = verification_request(&config(), Some("token"), Watermark(None));
         assert_eq!(
             request.url,
             "http://127.0.0.1:54321/rest/v1/geocache_logs?select=id%2Cname%2Cmessage&order=id.asc"
