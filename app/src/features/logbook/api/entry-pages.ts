@@ -1,4 +1,5 @@
-import { getPagedClient, type PagedEntryList } from './paged-client';
+import type { EntryList } from 'geocache-client';
+import { getClient } from './client';
 
 /** One read of every entry, page by page, that can be taken over by whoever shows it after it started. */
 export interface EntryPages {
@@ -6,16 +7,16 @@ export interface EntryPages {
    * Hands `onPage` the newest list so far at once (if a page has arrived) and every later one. Only one
    * subscriber: a read started early (prefetch) is shown by one list.
    */
-  subscribe(onPage: (entriesSoFar: PagedEntryList) => void): void;
+  subscribe(onPage: (entriesSoFar: EntryList) => void): void;
   /** Every entry; rejects with the client's error (for a later page, after the earlier ones were delivered). */
-  readonly done: Promise<PagedEntryList>;
+  readonly done: Promise<EntryList>;
 }
 
 /** Starts reading every entry. Until someone subscribes, only the newest list so far is kept; older ones are freed. */
 export function startEntryPages(): EntryPages {
-  let waiting: PagedEntryList | undefined;
-  let subscriber: ((entriesSoFar: PagedEntryList) => void) | undefined;
-  const onPage = (entriesSoFar: PagedEntryList) => {
+  let waiting: EntryList | undefined;
+  let subscriber: ((entriesSoFar: EntryList) => void) | undefined;
+  const onPage = (entriesSoFar: EntryList) => {
     if (subscriber) return subscriber(entriesSoFar);
     // Never shown: its wasm memory is given back at once.
     if (waiting !== undefined && waiting !== entriesSoFar) waiting.free();
@@ -37,7 +38,7 @@ export function startEntryPages(): EntryPages {
 }
 
 /** Rejects with the client's error, a client-creation failure included. */
-async function readEveryEntry(onPage: (entriesSoFar: PagedEntryList) => void): Promise<PagedEntryList> {
+async function readEveryEntry(onPage: (entriesSoFar: EntryList) => void): Promise<EntryList> {
   // Awaited inside the async function so a client-creation failure becomes a rejection too.
-  return await getPagedClient().listEntries({ onPage });
+  return await getClient().listEntries({ onPage });
 }

@@ -1,7 +1,6 @@
 // Test support: an `EntryList` as the wasm client returns it, made from plain entries.
 import { vi, type Mock } from 'vitest';
 import type { EntryList, LogEntry } from 'geocache-client';
-import type { PagedEntryList } from './paged-client';
 
 const freeSpies = new WeakMap<EntryList, Mock<() => void>>();
 
@@ -9,7 +8,7 @@ const freeSpies = new WeakMap<EntryList, Mock<() => void>>();
  * A stand-in for the client's `EntryList`: rows read by index, `free` recorded (see `freeSpy`), and
  * `withOlderFrom` as the client defines it. Reading a freed list throws, as a freed wasm handle does.
  */
-export function fakeEntryList(entries: readonly LogEntry[]): PagedEntryList {
+export function fakeEntryList(entries: readonly LogEntry[]): EntryList {
   let freed = false;
   const at = (index: number): LogEntry => {
     if (freed) throw new Error('null pointer passed to rust');
@@ -20,7 +19,7 @@ export function fakeEntryList(entries: readonly LogEntry[]): PagedEntryList {
   const free = vi.fn<() => void>(() => {
     freed = true;
   });
-  const fake: PagedEntryList = {
+  const fake: EntryList = {
     length: entries.length,
     id: (index: number) => at(index).id,
     ids: () => {

@@ -1,22 +1,21 @@
 // Test support: the client's paged `listEntries`, driven page by page by the test.
 import { deferred } from '@/testing/deferred';
-import type { LogEntry } from 'geocache-client';
+import type { EntryList, ListOptions, LogEntry } from 'geocache-client';
 import { fakeEntryList } from './fake-entry-list';
-import type { ListOptions, PagedEntryList } from './paged-client';
 
 /** One call of `listEntries`, still open until the test finishes or fails it. */
 export interface FakeRead {
   /** Hands the caller every entry read so far, as the client does after each page; returns that handle. */
-  page(entriesSoFar: readonly LogEntry[]): PagedEntryList;
+  page(entriesSoFar: readonly LogEntry[]): EntryList;
   /** Resolves the read with `list`, by default the handle of the last page (the client may do either). */
-  finish(list?: PagedEntryList): Promise<void>;
+  finish(list?: EntryList): Promise<void>;
   /** Rejects the read, as a page that finally failed does. */
   fail(error: unknown): Promise<void>;
 }
 
 export interface FakeReads {
   /** Stands in for `client.listEntries`. */
-  readonly listEntries: (options?: ListOptions) => Promise<PagedEntryList>;
+  readonly listEntries: (options?: ListOptions) => Promise<EntryList>;
   /** The reads started so far, in order. */
   readonly started: FakeRead[];
 }
@@ -24,8 +23,8 @@ export interface FakeReads {
 export function fakeReads(): FakeReads {
   const started: FakeRead[] = [];
   const listEntries = (options?: ListOptions) => {
-    const outcome = deferred<PagedEntryList>();
-    let last: PagedEntryList | undefined;
+    const outcome = deferred<EntryList>();
+    let last: EntryList | undefined;
     started.push({
       page(entriesSoFar) {
         last = fakeEntryList(entriesSoFar);

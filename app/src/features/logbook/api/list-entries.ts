@@ -1,10 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { EntryList, LogEntry } from 'geocache-client';
+import type { EntryList, ListOptions, LogEntry } from 'geocache-client';
 import { useEntryListMemory, type Shown } from './entry-list-memory';
 import { startEntryPages, type EntryPages } from './entry-pages';
-import type { PagedEntryList } from './paged-client';
 
-export type { EntryList, LogEntry };
+export type { EntryList, ListOptions, LogEntry };
 
 /**
  * What the list reads: the entries, newest first, one field of one row at a time. An `EntryList`
@@ -58,7 +57,7 @@ export interface LogEntriesState {
  * logged and leaves what is shown.
  */
 export function useLogEntries(): LogEntriesState {
-  const [shown, setShown] = useState<Shown<PagedEntryList> | null>(null);
+  const [shown, setShown] = useState<Shown | null>(null);
   const { latest, show, release } = useEntryListMemory(shown);
   const latestRequest = useRef(0);
   const mounted = useRef(false);
@@ -72,7 +71,7 @@ export function useLogEntries(): LogEntriesState {
       const pages = (first ? takePrefetched() : undefined) ?? startEntryPages();
       // What a reload reads over: the list shown (or about to be) when it started, kept until the reload ends.
       const previous = latest.current?.rows;
-      const display = (next: Shown<PagedEntryList>) => {
+      const display = (next: Shown) => {
         show(next);
         setShown(next);
       };

@@ -7,14 +7,13 @@ import { expectConsoleErrors } from '@/testing/console';
 import { getClient } from '../api/client';
 import { fakeEntryList, freeSpy } from '../api/fake-entry-list';
 import { fakeReads, readAt, type FakeReads } from '../api/fake-paged-read';
-import { prefetchLogEntries, type LogEntry } from '../api/list-entries';
-import type { ListOptions, PagedEntryList } from '../api/paged-client';
+import { prefetchLogEntries, type EntryList, type ListOptions, type LogEntry } from '../api/list-entries';
 import type { NewEntry } from '../api/sign-logbook';
 import { Logbook } from './logbook';
 
 vi.mock('../api/client', () => ({ getClient: vi.fn() }));
 
-const listEntries = vi.fn<(options?: ListOptions) => Promise<PagedEntryList>>();
+const listEntries = vi.fn<(options?: ListOptions) => Promise<EntryList>>();
 const signLogbook = vi.fn<(entry: NewEntry) => Promise<void>>();
 
 beforeEach(() => {
@@ -128,7 +127,7 @@ describe('loading the list', () => {
   });
 
   it('does not let a slower, older response overwrite a newer one', async () => {
-    const firstLoad = deferred<PagedEntryList>();
+    const firstLoad = deferred<EntryList>();
     listEntries.mockReturnValueOnce(firstLoad.promise).mockResolvedValueOnce(fakeEntryList([bo, ann]));
     signLogbook.mockResolvedValueOnce(undefined);
     render(<Logbook />);
@@ -149,7 +148,7 @@ describe('loading the list', () => {
     const first = fakeEntryList([ann]);
     const late = fakeEntryList([ann]);
     const second = fakeEntryList([bo, ann]);
-    const lateLoad = deferred<PagedEntryList>();
+    const lateLoad = deferred<EntryList>();
     listEntries.mockResolvedValueOnce(first).mockReturnValueOnce(lateLoad.promise).mockResolvedValueOnce(second);
     signLogbook.mockResolvedValue(undefined);
     render(<Logbook />);
@@ -173,7 +172,7 @@ describe('loading the list', () => {
   });
 
   it('takes over a load started before it rendered, and loads afresh after that', async () => {
-    const early = deferred<PagedEntryList>();
+    const early = deferred<EntryList>();
     listEntries.mockReturnValueOnce(early.promise).mockResolvedValueOnce(fakeEntryList([bo, ann]));
     signLogbook.mockResolvedValueOnce(undefined);
     prefetchLogEntries();
@@ -220,7 +219,7 @@ describe('loading the list', () => {
   });
 
   it('ignores a load that finishes after the logbook is gone', async () => {
-    const load = deferred<PagedEntryList>();
+    const load = deferred<EntryList>();
     listEntries.mockReturnValueOnce(load.promise);
     const { unmount } = render(<Logbook />);
     unmount();
@@ -241,14 +240,14 @@ describe('reading the list in pages', () => {
 
   /** Delivers one page of `read` (every entry read so far) inside act, and returns its handle. */
   function page(read: number, entriesSoFar: LogEntry[]) {
-    let handle: PagedEntryList | undefined;
+    let handle: EntryList | undefined;
     act(() => {
       handle = readAt(reads, read).page(entriesSoFar);
     });
     if (!handle) throw new Error('no page delivered');
     return handle;
   }
-  async function finish(read: number, list?: PagedEntryList) {
+  async function finish(read: number, list?: EntryList) {
     await act(() => readAt(reads, read).finish(list));
   }
   async function fail(read: number, error: unknown) {
