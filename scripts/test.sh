@@ -109,13 +109,18 @@ WASM_TEST_EMULATOR_FLAGS=(--mfa-challenge-expiry 3 --password-hash-cost 4)
 
 start_test_emulator() {
   emulator_log="$(mktemp)"
-  target/debug/geocache-emulator --port 0 --db :memory: "${WASM_TEST_EMULATOR_FLAGS[@]}" >"$emulator_log" 2>&1 &
+  # The row cap and other shared settings come from the Supabase CLI's config, as for `npm start`.
+  target/debug/geocache-emulator --port 0 --db :memory: --config "$repo_root/supabase/config.toml" \
+    "${WASM_TEST_EMULATOR_FLAGS[@]}" >"$emulator_log" 2>&1 &
   emulator_pid=$!
   local tries=0
   EMULATOR_URL=
   EMULATOR_ANON_KEY=
   EMULATOR_SERVICE_ROLE_KEY=
-  while [[ -z "$EMULATOR_URL" || -z "$EMULATOR_ANON_KEY" || -z "$EMULATOR_SERVICE_ROLE_KEY" ]]; do
+  EMULATOR_PUBLISHABLE_KEY=
+  EMULATOR_SECRET_KEY=
+  while [[ -z "$EMULATOR_URL" || -z "$EMULATOR_ANON_KEY" || -z "$EMULATOR_SERVICE_ROLE_KEY" ||
+    -z "$EMULATOR_PUBLISHABLE_KEY" || -z "$EMULATOR_SECRET_KEY" ]]; do
     if ! kill -0 "$emulator_pid" 2>/dev/null || [[ $tries -ge 300 ]]; then
       printf 'The emulator did not print its API URL and keys. Its output:\n' >&2
       cat "$emulator_log" >&2
@@ -126,8 +131,10 @@ start_test_emulator() {
     EMULATOR_URL="$(sed -n 's/^API URL: \([^[:space:]]*\).*/\1/p' "$emulator_log")"
     EMULATOR_ANON_KEY="$(sed -n 's/^anon key: \([^[:space:]]*\).*/\1/p' "$emulator_log")"
     EMULATOR_SERVICE_ROLE_KEY="$(sed -n 's/^service_role key: \([^[:space:]]*\).*/\1/p' "$emulator_log")"
+    EMULATOR_PUBLISHABLE_KEY="$(sed -n 's/^Publishable key: \(sb_publishable_[^[:space:]]*\).*/\1/p' "$emulator_log")"
+    EMULATOR_SECRET_KEY="$(sed -n 's/^Secret key: \(sb_secret_[^[:space:]]*\).*/\1/p' "$emulator_log")"
   done
-  export EMULATOR_URL EMULATOR_ANON_KEY EMULATOR_SERVICE_ROLE_KEY
+  export EMULATOR_URL EMULATOR_ANON_KEY EMULATOR_SERVICE_ROLE_KEY EMULATOR_PUBLISHABLE_KEY EMULATOR_SECRET_KEY
   printf 'emulator for the browser tests: %s\n' "$EMULATOR_URL"
 }
 

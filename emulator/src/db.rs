@@ -11,6 +11,7 @@ use crate::error::ApiError;
 use crate::faults::FaultInjector;
 use crate::gateway::DEFAULT_MAX_BODY_BYTES;
 use crate::keys::Keys;
+use crate::rest::DEFAULT_MAX_ROWS;
 use rusqlite::Connection;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -155,6 +156,8 @@ pub struct AppState {
     pub limiter: Arc<RateLimiter>,
     /// The gateway refuses request bodies larger than this (413).
     pub max_body_bytes: usize,
+    /// A read returns at most this many rows (PostgREST's `db-max-rows`).
+    pub max_rows: i64,
     /// The fault plan for tests; empty unless installed.
     pub faults: Arc<FaultInjector>,
 }
@@ -169,6 +172,7 @@ impl AppState {
             auth: Arc::new(AuthSettings::default()),
             limiter: Arc::new(RateLimiter::default()),
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+            max_rows: DEFAULT_MAX_ROWS,
             faults: Arc::new(FaultInjector::default()),
         }
     }
@@ -178,6 +182,10 @@ impl AppState {
             max_body_bytes,
             ..self
         }
+    }
+
+    pub fn with_max_rows(self, max_rows: i64) -> AppState {
+        AppState { max_rows, ..self }
     }
 
     pub fn with_clock(self, clock: Clock) -> AppState {

@@ -141,13 +141,36 @@ impl ApiError {
         }
     }
 
+    /// A secret key sent from a browser (its `User-Agent`): hosted Supabase refuses it whatever
+    /// the request, because a key in a page is public.
+    pub fn secret_key_in_browser() -> Self {
+        ApiError::Gateway {
+            status: StatusCode::UNAUTHORIZED,
+            message: "Forbidden use of secret API key in browser",
+            hint: Some("Secret keys belong on servers; use the publishable key in a browser."),
+        }
+    }
+
+    /// An `sb_` key as the bearer token must be the request's API key itself.
+    pub fn bearer_key_mismatch() -> Self {
+        ApiError::Gateway {
+            status: StatusCode::UNAUTHORIZED,
+            message: "Invalid API key in Authorization header",
+            hint: Some(
+                "An `sb_` key may be sent as `Authorization: Bearer` only when it equals the `apikey` header.",
+            ),
+        }
+    }
+
     /// The emulator's own endpoints (`/emulator/v1`) are for test harnesses holding the
     /// service_role key.
     pub fn service_role_key_required() -> Self {
         ApiError::Gateway {
             status: StatusCode::UNAUTHORIZED,
             message: "This endpoint requires the service_role key",
-            hint: Some("Send the service_role key printed at start-up as the `apikey` header."),
+            hint: Some(
+                "Send the secret key or the service_role key printed at start-up as the `apikey` header.",
+            ),
         }
     }
 

@@ -1,9 +1,12 @@
-//! API keys and JWTs: the deterministic anon/service_role keys printed at start, and PostgREST's
-//! verification of a bearer token (signature, `exp`/`nbf`/`iat` with 30 s of skew, `aud` shape).
+//! API keys and JWTs: the deterministic anon/service_role keys printed at start, the new-format
+//! publishable and secret keys ([`api_keys`]), and PostgREST's verification of a bearer token
+//! (signature, `exp`/`nbf`/`iat` with 30 s of skew, `aud` shape).
 
+pub mod api_keys;
 mod hmac_provider;
 
 use crate::error::{ApiError, Authed};
+use crate::keys::api_keys::ApiKeys;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use jsonwebtoken::errors::ErrorKind;
@@ -42,6 +45,16 @@ impl Role {
         [Role::Anon, Role::Authenticated, Role::ServiceRole]
             .into_iter()
             .find(|role| role.name() == name)
+    }
+
+    /// The one check for the service role; `refused` builds the caller's error for any other
+    /// role (a database privilege error, or the emulator endpoints' key error).
+    pub fn require_service_role<E>(self, refused: impl FnOnce(Role) -> E) -> Result<(), E> {
+        if self == Role::ServiceRole {
+            Ok(())
+        } else {
+            Err(refused(self))
+        }
     }
 
     /// PostgREST's "authed": any role other than the configured anonymous role.
@@ -109,12 +122,13 @@ struct DemoClaims {
     exp: i64,
 }
 
-/// The signing secret and the two API keys derived from it.
+/// The signing secret, the two legacy API keys signed with it and the two new-format keys.
 pub struct Keys {
     encoding: EncodingKey,
     decoding: DecodingKey,
     anon_key: String,
     service_role_key: String,
+    api_keys: ApiKeys,
 }
 
 impl std::fmt::Debug for Keys {
@@ -131,6 +145,7 @@ impl Keys {
             decoding: DecodingKey::from_secret(secret.as_bytes()),
             anon_key: String::new(),
             service_role_key: String::new(),
+            api_keys: ApiKeys::derive(secret),
         };
         keys.anon_key = keys.sign_demo_key(Role::Anon);
         keys.service_role_key = keys.sign_demo_key(Role::ServiceRole);
@@ -143,6 +158,37 @@ impl Keys {
 
     pub fn service_role_key(&self) -> &str {
         &self.service_role_key
+    }
+
+    /// Replaces the derived publishable and/or secret key.
+    pub fn with_api_keys(self, publishable: Option<String>, secret: Option<String>) -> Keys {
+        Keys {
+            api_keys: self.api_keys.with_explicit(publishable, secret),
+            ..self
+        }
+    }
+
+    /// `sb_publishable_...`: the anon role.
+    pub fn publishable_key(&self) -> &str {
+        self.api_keys.publishable()
+    }
+
+    /// `sb_secret_...`: the service_role role.
+    pub fn secret_key(&self) -> &str {
+        self.api_keys.secret()
+    }
+
+    /// The role of a new-format key of this project, if it is one.
+    pub fn new_format_key_role(&self, key: &str) -> Option<Role> {
+        self.api_keys.role_of(key)
+    }
+
+    /// The legacy JWT key of a key role, which the gateway hands on in place of a new-format key.
+    pub fn legacy_key(&self, role: Role) -> &str {
+        match role {
+            Role::ServiceRole => &self.service_role_key,
+            Role::Anon | Role::Authenticated => &self.anon_key,
+        }
     }
 
     fn sign_demo_key(&self, role: Role) -> String {

@@ -6,9 +6,9 @@
 //!   API gateway's key check ([`gateway`]).
 //! - `/auth/v1/...`: the GoTrue subset: accounts, sessions, refresh tokens, MFA ([`auth`]), behind
 //!   the same key check.
-//! - `GET /emulator/v1/sms`: the SMS outbox for test harnesses, service_role key only
+//! - `GET /emulator/v1/sms`: the SMS outbox for test harnesses, service-role keys only
 //!   ([`outbox`]).
-//! - `/emulator/v1/faults`: the fault plan for tests, service_role key only ([`faults`]).
+//! - `/emulator/v1/faults`: the fault plan for tests, service-role keys only ([`faults`]).
 
 pub mod auth;
 pub mod cli;
@@ -27,7 +27,8 @@ pub mod table;
 pub mod timestamp;
 
 use crate::cli::config::Config;
-use crate::db::{AppState, OpenError};
+use crate::cli::project_file::ProjectFileError;
+use crate::db::{AppState, Database, OpenError};
 use crate::faults::connection::{ConnectionTap, FaultListener};
 use axum::extract::DefaultBodyLimit;
 use axum::http::StatusCode;
@@ -80,6 +81,7 @@ async fn no_route() -> impl IntoResponse {
 
 #[derive(Debug)]
 pub enum ServeError {
+    Config(ProjectFileError),
     Database(OpenError),
     Io(std::io::Error),
 }
@@ -87,6 +89,7 @@ pub enum ServeError {
 impl std::fmt::Display for ServeError {
     fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
+            ServeError::Config(error) => error.fmt(formatter),
             ServeError::Database(error) => error.fmt(formatter),
             ServeError::Io(error) => error.fmt(formatter),
         }
@@ -95,10 +98,12 @@ impl std::fmt::Display for ServeError {
 
 impl std::error::Error for ServeError {}
 
-/// Opens the database, binds, prints the three startup lines and serves until SIGINT/SIGTERM.
+/// Reads the config file, opens the database, binds, prints the startup lines and serves until
+/// SIGINT/SIGTERM.
 pub async fn serve(config: Config) -> Result<(), ServeError> {
-    let state =
-        AppState::open(&config.db_location(), &config.jwt_secret).map_err(ServeError::Database)?;
+    let file = config.project_file().map_err(ServeError::Config)?;
+    let database = Database::open(&config.db_location()).map_err(ServeError::Database)?;
+    let state = AppState::new(database, config.keys()).with_max_rows(config.max_rows(&file));
     let listener = TcpListener::bind((config.host.as_str(), config.port))
         .await
         .map_err(ServeError::Io)?;
@@ -130,6 +135,9 @@ fn print_startup_lines(state: &AppState) -> std::io::Result<()> {
         "service_role key: {}",
         state.keys.service_role_key()
     )?;
+    // The Supabase CLI's (2.45 on) names for the new-format keys.
+    writeln!(stdout, "Publishable key: {}", state.keys.publishable_key())?;
+    writeln!(stdout, "Secret key: {}", state.keys.secret_key())?;
     stdout.flush()
 }
 

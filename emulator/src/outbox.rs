@@ -1,15 +1,15 @@
 //! `GET /emulator/v1/sms`: the text messages the auth server "sent" (MFA codes), oldest first, for
-//! test harnesses. Not a Supabase API: it needs the service_role key as `apikey`.
+//! test harnesses. Not a Supabase API: it needs a service-role key (the secret key or the service_role key) as
+//! `apikey`.
 
 use crate::auth::store::outbox;
 use crate::db::AppState;
 use crate::error::ApiError;
-use crate::gateway::{self, ApiKeyRole};
-use crate::keys::Role;
+use crate::gateway::{self, ServiceRoleKey};
 use crate::timestamp::to_go_json_text;
 use axum::extract::State;
 use axum::routing::get;
-use axum::{middleware, Extension, Json, Router};
+use axum::{middleware, Json, Router};
 use serde::Serialize;
 
 #[derive(Debug, Serialize)]
@@ -31,11 +31,8 @@ pub fn router(state: AppState) -> Router {
 
 async fn list(
     State(state): State<AppState>,
-    Extension(ApiKeyRole(role)): Extension<ApiKeyRole>,
+    _: ServiceRoleKey,
 ) -> Result<Json<Vec<SmsJson>>, ApiError> {
-    if role != Role::ServiceRole {
-        return Err(ApiError::service_role_key_required());
-    }
     let messages = state.db.call(|connection| outbox::list(connection)).await?;
     Ok(Json(
         messages

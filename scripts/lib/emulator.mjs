@@ -1,9 +1,11 @@
 // @ts-check
-// Starts the prebuilt emulator and reads the three lines it prints once its socket is bound
-// (the contract in the team brief: "API URL: ...", "anon key: ...", "service_role key: ...").
+// Starts the prebuilt emulator and reads the lines it prints once its socket is bound: "API URL: ...",
+// "anon key: ...", "service_role key: ...", "Publishable key: sb_publishable_..." and "Secret key: sb_secret_...".
+// By default it reads the repository's supabase/config.toml (`--config`), so the row cap there applies here too.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { emulatorBinary } from './repo.mjs';
+import path from 'node:path';
+import { emulatorBinary, repoRoot } from './repo.mjs';
 import { LOOPBACK } from './ports.mjs';
 import { environmentWith, exited, forEachLine, outputTail, stopProcess } from './processes.mjs';
 
@@ -11,8 +13,10 @@ import { environmentWith, exited, forEachLine, outputTail, stopProcess } from '.
  * @typedef {object} RunningEmulator
  * @property {string} url              e.g. http://127.0.0.1:54321 (the real port, also for --port 0)
  * @property {number} port
- * @property {string} anonKey
- * @property {string} serviceRoleKey
+ * @property {string} anonKey          legacy JWT key, role anon
+ * @property {string} serviceRoleKey   legacy JWT key, role service_role
+ * @property {string} publishableKey   sb_publishable_..., role anon
+ * @property {string} secretKey        sb_secret_..., role service_role (refused from browsers)
  * @property {import('node:child_process').ChildProcess} child
  * @property {() => Promise<import('./processes.mjs').ExitStatus>} stop  SIGTERM, then SIGKILL after a grace period
  */
@@ -23,6 +27,7 @@ import { environmentWith, exited, forEachLine, outputTail, stopProcess } from '.
  * @property {string} [host]
  * @property {string} [db]              a file path, or ":memory:" (the default here, for tests)
  * @property {string} [jwtSecret]
+ * @property {string | null} [config]   the Supabase CLI config file to read (`--config`); null reads none
  * @property {string} [binary]
  * @property {string[]} [extraArgs]     more flags after the standard ones (e.g. tuning flags a test needs)
  * @property {Record<string, string | undefined>} [env]  added to the inherited environment; undefined removes a variable
@@ -32,11 +37,17 @@ import { environmentWith, exited, forEachLine, outputTail, stopProcess } from '.
  * @property {number} [startupTimeoutMs]
  */
 
+/** The repository's Supabase CLI config: `[api] max_rows` is the row cap of every emulator started here. */
+export const supabaseConfig = path.join(repoRoot, 'supabase', 'config.toml');
+
 const KEY_LINES = /** @type {const} */ ({
   url: /^API URL: (\S+)\s*$/,
   anonKey: /^anon key: (\S+)\s*$/,
   serviceRoleKey: /^service_role key: (\S+)\s*$/,
+  publishableKey: /^Publishable key: (sb_publishable_\S+)\s*$/,
+  secretKey: /^Secret key: (sb_secret_\S+)\s*$/,
 });
+const KEY_FIELDS = /** @type {(keyof typeof KEY_LINES)[]} */ (Object.keys(KEY_LINES));
 
 /**
  * @param {EmulatorOptions} [options]
@@ -47,6 +58,7 @@ export async function startEmulator({
   host = LOOPBACK,
   db = ':memory:',
   jwtSecret,
+  config = supabaseConfig,
   binary = emulatorBinary,
   extraArgs = [],
   env = {},
@@ -60,12 +72,13 @@ export async function startEmulator({
   }
   const args = ['--host', host, '--port', String(port), '--db', db];
   if (jwtSecret !== undefined) args.push('--jwt-secret', jwtSecret);
+  if (config !== null) args.push('--config', config);
   args.push(...extraArgs);
   const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'], detached, env: environmentWith(env) });
   onSpawn?.(child);
   const stop = () => stopProcess(child, { group: detached });
   const tail = outputTail();
-  /** @type {{ url?: string, anonKey?: string, serviceRoleKey?: string }} */
+  /** @type {Partial<Record<keyof typeof KEY_LINES, string>>} */
   const found = {};
 
   const ready = new Promise((resolve, reject) => {
@@ -77,7 +90,7 @@ export async function startEmulator({
         const match = pattern.exec(line);
         if (match) found[/** @type {keyof typeof KEY_LINES} */ (field)] = match[1];
       }
-      if (found.url && found.anonKey && found.serviceRoleKey) resolve(undefined);
+      if (KEY_FIELDS.every((field) => found[field])) resolve(undefined);
     });
     forEachLine(child.stderr, (line) => {
       tail.push(line);
@@ -111,6 +124,8 @@ export async function startEmulator({
     port: Number(new URL(url).port),
     anonKey: /** @type {string} */ (found.anonKey),
     serviceRoleKey: /** @type {string} */ (found.serviceRoleKey),
+    publishableKey: /** @type {string} */ (found.publishableKey),
+    secretKey: /** @type {string} */ (found.secretKey),
     child,
     stop,
   };

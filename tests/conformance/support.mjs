@@ -15,22 +15,27 @@ export const POSTGREST_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{0,
  * @property {import('../../scripts/lib/emulator.mjs').RunningEmulator} emulator
  * @property {import('@supabase/supabase-js').SupabaseClient} anon          the page's client: createClient(url, anonKey)
  * @property {import('@supabase/supabase-js').SupabaseClient} service       a service-role client
+ * @property {import('@supabase/supabase-js').SupabaseClient} publishable   createClient(url, publishableKey): anon
+ * @property {import('@supabase/supabase-js').SupabaseClient} secret        createClient(url, secretKey): service_role
  */
+
+const SERVER_SIDE = { auth: { persistSession: false, autoRefreshToken: false } };
 
 /**
  * Starts an emulator for one test and stops it when the test ends.
  * @param {import('node:test').TestContext} t
+ * @param {import('../../scripts/lib/emulator.mjs').EmulatorOptions} [options]  e.g. extraArgs: ['--max-rows', '5']
  * @returns {Promise<Backend>}
  */
-export async function startBackend(t) {
-  const emulator = await startEmulator({ port: 0, db: ':memory:' });
+export async function startBackend(t, options = {}) {
+  const emulator = await startEmulator({ port: 0, db: ':memory:', ...options });
   t.after(() => emulator.stop());
   return {
     emulator,
     anon: createClient(emulator.url, emulator.anonKey),
-    service: createClient(emulator.url, emulator.serviceRoleKey, {
-      auth: { persistSession: false, autoRefreshToken: false },
-    }),
+    service: createClient(emulator.url, emulator.serviceRoleKey, SERVER_SIDE),
+    publishable: createClient(emulator.url, emulator.publishableKey, SERVER_SIDE),
+    secret: createClient(emulator.url, emulator.secretKey, SERVER_SIDE),
   };
 }
 

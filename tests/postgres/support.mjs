@@ -49,11 +49,13 @@ function rolesSql(password) {
 }
 
 /**
- * Per database: the schema grants Supabase makes, and optionally its default privileges, which hand every
- * new table and sequence in `public` to the API roles (the migration must take back what it does not want).
+ * Per database: the grants Supabase makes (the project owner may create schemas, the API roles may use `public`),
+ * and optionally its default privileges, which hand every new table and sequence in `public` to the API roles (the
+ * migration must take back what it does not want).
+ * @param {string} name
  * @param {boolean} supabaseDefaultPrivileges
  */
-function databaseSql(supabaseDefaultPrivileges) {
+function databaseSql(name, supabaseDefaultPrivileges) {
   const defaults = supabaseDefaultPrivileges
     ? `
       alter default privileges for role postgres in schema public grant all on tables to anon, authenticated, service_role;
@@ -61,6 +63,7 @@ function databaseSql(supabaseDefaultPrivileges) {
       alter default privileges for role postgres in schema public grant all on functions to anon, authenticated, service_role;`
     : '';
   return `
+    grant create on database ${pg.escapeIdentifier(name)} to postgres;
     grant usage, create on schema public to postgres;
     grant usage on schema public to anon, authenticated, service_role;
     ${defaults}
@@ -93,6 +96,22 @@ export async function startSupabasePostgres() {
     clients.push(client);
     return client;
   };
+  /**
+   * Runs `body` on a connection of its own, closed afterwards: setting up a database holds no connection open (the
+   * cluster allows few).
+   * @param {'supabase_admin' | 'postgres'} user
+   * @param {string} database
+   * @param {(client: pg.Client) => Promise<void>} body
+   */
+  const withConnection = async (user, database, body) => {
+    const client = new pg.Client({ host: server.host, port: server.port, user, password: server.password, database });
+    await client.connect();
+    try {
+      await body(client);
+    } finally {
+      await client.end();
+    }
+  };
   const stop = async () => {
     await Promise.allSettled(clients.map((client) => client.end()));
     await server.stop();
@@ -105,20 +124,19 @@ export async function startSupabasePostgres() {
       connect,
       createDatabase: async (name, { supabaseDefaultPrivileges }) => {
         await admin.query(`create database ${pg.escapeIdentifier(name)}`);
-        const client = await connect('supabase_admin', name);
-        await client.query(databaseSql(supabaseDefaultPrivileges));
+        await withConnection('supabase_admin', name, (client) => client.query(databaseSql(name, supabaseDefaultPrivileges)).then(() => {}));
       },
-      applyMigrations: async (database) => {
-        const owner = await connect('postgres', database);
-        for (const file of await migrationFiles()) {
-          try {
-            // No parameters: the simple query protocol runs a file's statements as one batch, as psql -f would.
-            await owner.query(await readFile(file, 'utf8'));
-          } catch (error) {
-            throw new Error(`${path.relative(repoRoot, file)} failed: ${/** @type {Error} */ (error).message}`, { cause: error });
+      applyMigrations: (database) =>
+        withConnection('postgres', database, async (owner) => {
+          for (const file of await migrationFiles()) {
+            try {
+              // No parameters: the simple query protocol runs a file's statements as one batch, as psql -f would.
+              await owner.query(await readFile(file, 'utf8'));
+            } catch (error) {
+              throw new Error(`${path.relative(repoRoot, file)} failed: ${/** @type {Error} */ (error).message}`, { cause: error });
+            }
           }
-        }
-      },
+        }),
       stop,
     };
   } catch (error) {
@@ -151,6 +169,16 @@ export async function asRole(authenticator, role, body) {
   } finally {
     await authenticator.query('rollback');
   }
+}
+
+/**
+ * Sets `request.headers` for the current transaction as PostgREST does for each request: the request's headers as
+ * one JSON object with lower-case names.
+ * @param {pg.Client} client
+ * @param {Record<string, string>} headers
+ */
+export async function setRequestHeaders(client, headers) {
+  await client.query(`select set_config('request.headers', $1, true)`, [JSON.stringify(headers)]);
 }
 
 /**

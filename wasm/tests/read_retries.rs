@@ -27,15 +27,16 @@ async fn a_503_then_success_is_retried_with_x_retry_count() {
         with_faults(GET_LOGS_503_ONCE, client.list_entries(JsValue::UNDEFINED)).await;
     let waited = js_sys::Date::now() - started;
     list.expect("the retry succeeds");
+    // Page 1 and its retry, then page 2 (nothing past the cursor ends the listing).
     assert_eq!(
         fetches.retry_counts("GET", LOGS),
-        [None, Some("1".to_owned())]
+        [None, Some("1".to_owned()), None]
     );
-    // The emulator saw both: the first faulted, the retry answered.
+    // The emulator saw all three: the first faulted, the retry and page 2 answered.
     assert_eq!(
         stats,
         [RuleStats {
-            matched: 2,
+            matched: 3,
             fired: 1
         }]
     );
@@ -123,6 +124,8 @@ async fn a_read_that_keeps_failing_rejects_after_three_retries() {
     let error = js_error(list.expect_err("gave up"), "LogbookError", "PGRST001");
     assert_eq!(get(&error, "status").as_f64(), Some(503.0));
     assert_eq!(get(&error, "retryable").as_bool(), Some(true));
+    assert_eq!(get(&error, "page").as_f64(), Some(1.0));
+    assert!(string(&error, "message").starts_with("page 1: "));
     assert_eq!(
         fetches.retry_counts("GET", LOGS),
         [None, Some("1".into()), Some("2".into()), Some("3".into())]

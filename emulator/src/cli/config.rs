@@ -1,26 +1,32 @@
 //! Command-line flags (the contract other tools rely on; see the team brief).
 
 use crate::auth::settings::AuthSettings;
+use crate::cli::project_file::{ProjectFile, ProjectFileError};
 use crate::db::DbLocation;
 use crate::faults::plan::{self, FaultPlan};
 use crate::gateway::DEFAULT_MAX_BODY_BYTES;
-use crate::keys::DEFAULT_JWT_SECRET;
+use crate::keys::api_keys;
+use crate::keys::{Keys, DEFAULT_JWT_SECRET};
+use crate::rest::DEFAULT_MAX_ROWS;
 use clap::builder::TypedValueParser;
 use clap::Parser;
+use std::path::PathBuf;
 
 /// A local Supabase-compatible backend for the geocache logbook: the PostgREST subset for
 /// `public.geocache_logs` and the auth server (/auth/v1: email sign-up and sign-in, refresh
 /// tokens, TOTP and phone MFA, SMS codes readable at GET /emulator/v1/sms with the service_role
 /// key), stored in SQLite.
 ///
-/// After binding it prints `API URL: ...`, `anon key: ...` and `service_role key: ...`, one per
-/// line, and serves until SIGINT or SIGTERM. The tuning flags can also be set through the
-/// environment variables named below (flags win).
+/// After binding it prints `API URL: ...`, `anon key: ...`, `service_role key: ...`,
+/// `Publishable key: sb_publishable_...` and `Secret key: sb_secret_...`, one per line, and serves
+/// until SIGINT or SIGTERM. The tuning flags can also be set through the environment variables
+/// named below (flags win). Settings the Supabase CLI also has come from its config file
+/// (--config); a flag wins over the file.
 ///
 /// For tests, faults can be injected into /rest/v1 and /auth/v1 (latency, 5xx answers, dropped
 /// connections, broken bodies, responses out of order) with --faults or, while running, through
 /// /emulator/v1/faults (GET reads the plan and its counters, POST installs one, DELETE clears
-/// it; service_role key as `apikey`).
+/// it; the secret key or the service_role key as `apikey`).
 #[derive(Debug, Clone, Parser)]
 #[command(name = "geocache-emulator", version)]
 pub struct Config {
@@ -41,6 +47,25 @@ pub struct Config {
     /// printed keys are the well-known local demo keys.
     #[arg(long, default_value = DEFAULT_JWT_SECRET, value_parser = non_empty)]
     pub jwt_secret: String,
+
+    /// The publishable key (anon role) instead of the one derived from the JWT secret; must start
+    /// with `sb_publishable_`.
+    #[arg(long, value_name = "KEY", value_parser = api_keys::parse_publishable)]
+    pub publishable_key: Option<String>,
+
+    /// The secret key (service_role role) instead of the one derived from the JWT secret; must
+    /// start with `sb_secret_`.
+    #[arg(long, value_name = "KEY", value_parser = api_keys::parse_secret)]
+    pub secret_key: Option<String>,
+
+    /// The Supabase CLI's config file (supabase/config.toml) to read `[api] max_rows` from.
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<PathBuf>,
+
+    /// The most rows one read returns (PostgREST's db-max-rows); writes are never capped.
+    /// Default: `[api] max_rows` of --config, else 1000 as on hosted Supabase.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(i64).range(1..))]
+    pub max_rows: Option<i64>,
 
     /// Lifetime of access tokens in seconds (GoTrue's JWT_EXP). Shorten it to watch clients
     /// refresh their sessions.
@@ -128,6 +153,27 @@ one of
 impl Config {
     pub fn db_location(&self) -> DbLocation {
         DbLocation::from_arg(&self.db)
+    }
+
+    /// The keys: legacy JWTs and new-format keys derived from the secret, or given explicitly.
+    pub fn keys(&self) -> Keys {
+        Keys::new(&self.jwt_secret)
+            .with_api_keys(self.publishable_key.clone(), self.secret_key.clone())
+    }
+
+    /// The `--config` file's settings; none without the flag.
+    pub fn project_file(&self) -> Result<ProjectFile, ProjectFileError> {
+        match &self.config {
+            Some(path) => ProjectFile::load(path),
+            None => Ok(ProjectFile::default()),
+        }
+    }
+
+    /// The row cap: the flag, else the file, else hosted Supabase's default.
+    pub fn max_rows(&self, file: &ProjectFile) -> i64 {
+        self.max_rows
+            .or(file.api.max_rows)
+            .unwrap_or(DEFAULT_MAX_ROWS)
     }
 
     /// The auth server's settings for a server reachable at `api_url`.
@@ -257,6 +303,78 @@ mod tests {
                 "--faults",
                 r#"{"rules":[{"fault":{"kind":"status","status":200}}]}"#,
             ),
+        ] {
+            assert!(
+                Config::try_parse_from(["geocache-emulator", flag, value]).is_err(),
+                "{flag} {value}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_row_cap_comes_from_the_flag_then_the_file_then_the_default() {
+        let mut file = tempfile::NamedTempFile::new().unwrap();
+        std::io::Write::write_all(&mut file, b"[api]\nmax_rows = 250\n").unwrap();
+        let path = file.path().to_str().unwrap();
+        let resolve = |args: &[&str]| {
+            let config = Config::try_parse_from(["geocache-emulator"].iter().chain(args)).unwrap();
+            config.max_rows(&config.project_file().unwrap())
+        };
+        assert_eq!(resolve(&[]), 1000);
+        assert_eq!(resolve(&["--config", path]), 250);
+        assert_eq!(resolve(&["--config", path, "--max-rows", "7"]), 7);
+        assert_eq!(resolve(&["--max-rows", "7"]), 7);
+        for bad in ["0", "-1", "x"] {
+            assert!(
+                Config::try_parse_from(["geocache-emulator", "--max-rows", bad]).is_err(),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_bad_config_file_is_an_error_even_with_the_flag() {
+        let config = Config::try_parse_from([
+            "geocache-emulator",
+            "--config",
+            "no/such/config.toml",
+            "--max-rows",
+            "5",
+        ])
+        .unwrap();
+        assert!(config.project_file().is_err());
+    }
+
+    #[test]
+    fn new_format_keys_are_derived_or_given() {
+        let derived = Config::try_parse_from(["geocache-emulator"])
+            .unwrap()
+            .keys();
+        let again = Config::try_parse_from(["geocache-emulator"])
+            .unwrap()
+            .keys();
+        assert_eq!(derived.publishable_key(), again.publishable_key());
+        assert_eq!(derived.secret_key(), again.secret_key());
+        let given = Config::try_parse_from([
+            "geocache-emulator",
+            "--publishable-key",
+            "sb_publishable_mine",
+            "--secret-key",
+            "sb_secret_mine",
+        ])
+        .unwrap()
+        .keys();
+        assert_eq!(
+            (given.publishable_key(), given.secret_key()),
+            ("sb_publishable_mine", "sb_secret_mine")
+        );
+        // Explicit keys leave the legacy JWT keys alone.
+        assert_eq!(given.anon_key(), derived.anon_key());
+        for (flag, value) in [
+            ("--publishable-key", "sb_secret_mine"),
+            ("--secret-key", "sb_publishable_mine"),
+            ("--secret-key", "mine"),
+            ("--publishable-key", ""),
         ] {
             assert!(
                 Config::try_parse_from(["geocache-emulator", flag, value]).is_err(),

@@ -1,3 +1,4 @@
-//! The command line.
+//! The command line, and the Supabase CLI's config file it can point to.
 
 pub mod config;
+pub mod project_file;

@@ -8,7 +8,7 @@
 //! | `POST /emulator/v1/faults` | installs a plan (JSON body), resetting counters and seeds |
 //! | `DELETE /emulator/v1/faults` | removes every rule |
 //!
-//! The routes need the service_role key as `apikey`. The `--faults` flag installs a plan at
+//! The routes need a service-role key (the secret key or the service_role key) as `apikey`. The `--faults` flag installs a plan at
 //! start-up. Faults apply only to `/rest/v1` and `/auth/v1` ([`middleware`]); dropping
 //! connections needs the emulator's listener ([`connection`]), which [`crate::run`] uses.
 
@@ -21,13 +21,12 @@ use crate::db::AppState;
 use crate::error::ApiError;
 use crate::faults::injector::Report;
 use crate::faults::plan::FaultPlan;
-use crate::gateway::{self, ApiKeyRole};
-use crate::keys::Role;
+use crate::gateway::{self, ServiceRoleKey};
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::get;
-use axum::{middleware as axum_middleware, Extension, Json, Router};
+use axum::{middleware as axum_middleware, Json, Router};
 
 pub use injector::FaultInjector;
 
@@ -43,28 +42,18 @@ pub fn router(state: AppState) -> Router {
         .with_state(state)
 }
 
-fn require_service_role(role: Role) -> Result<(), ApiError> {
-    if role == Role::ServiceRole {
-        Ok(())
-    } else {
-        Err(ApiError::service_role_key_required())
-    }
-}
-
 async fn report(
     State(state): State<AppState>,
-    Extension(ApiKeyRole(role)): Extension<ApiKeyRole>,
+    _: ServiceRoleKey,
 ) -> Result<Json<Report>, ApiError> {
-    require_service_role(role)?;
     Ok(Json(state.faults.report()))
 }
 
 async fn install(
     State(state): State<AppState>,
-    Extension(ApiKeyRole(role)): Extension<ApiKeyRole>,
+    _: ServiceRoleKey,
     body: Bytes,
 ) -> Result<Json<Report>, ApiError> {
-    require_service_role(role)?;
     let plan = serde_json::from_slice::<FaultPlan>(&body)
         .map_err(|error| error.to_string())
         .and_then(FaultPlan::validated)
@@ -73,11 +62,7 @@ async fn install(
     Ok(Json(state.faults.report()))
 }
 
-async fn clear(
-    State(state): State<AppState>,
-    Extension(ApiKeyRole(role)): Extension<ApiKeyRole>,
-) -> Result<StatusCode, ApiError> {
-    require_service_role(role)?;
+async fn clear(State(state): State<AppState>, _: ServiceRoleKey) -> Result<StatusCode, ApiError> {
     state.faults.clear();
     Ok(StatusCode::NO_CONTENT)
 }

@@ -101,7 +101,7 @@ fn prepare(request: &TableRequest) -> Result<(Preferences, Output, QueryParams),
 
 async fn read(request: TableRequest, head: bool) -> Result<Response, ApiError> {
     let (preferences, output, params) = prepare(&request)?;
-    let plan = plan::plan(&params)?;
+    let plan = plan::plan(&params)?.capped(request.state.max_rows);
     let with_count = preferences.wants_count();
     let query_plan = plan.clone();
     let (rows, total) = request
@@ -132,8 +132,8 @@ async fn insert(request: TableRequest) -> Result<Response, ApiError> {
     if payload.columns.contains(&Column::Id) {
         return Err(ApiError::identity_insert());
     }
-    if request.role != Role::ServiceRole && payload.columns.contains(&Column::CreatedAt) {
-        return Err(ApiError::insufficient_privilege(request.role.authed()));
+    if payload.columns.contains(&Column::CreatedAt) {
+        refuse_unless_service_role(request.role)?;
     }
     let rows = payload.values(preferences.missing)?;
     // "Now" is read under the database lock, so ids and default timestamps increase together
@@ -215,12 +215,9 @@ fn no_change() -> Values {
     }
 }
 
+/// Only `service_role` holds the privilege (PostgreSQL's 42501 for the others).
 fn refuse_unless_service_role(role: Role) -> Result<(), ApiError> {
-    if role == Role::ServiceRole {
-        Ok(())
-    } else {
-        Err(ApiError::insufficient_privilege(role.authed()))
-    }
+    role.require_service_role(|role| ApiError::insufficient_privilege(role.authed()))
 }
 
 /// Supabase loads the `safeupdate` extension: UPDATE and DELETE need a WHERE clause, which

@@ -4,7 +4,8 @@
 
 use crate::error::ApiError;
 use crate::rest::query::{
-    CompareOp, Direction, Filter, Nulls, Operation, OrderTerm, QueryParams, SelectItem,
+    CompareOp, Direction, Filter, LogicOperator, LogicTree, Nulls, Operation, OrderTerm,
+    QueryParams, SelectItem,
 };
 use crate::table::{Column, SqlValue};
 
@@ -12,11 +13,21 @@ use crate::table::{Column, SqlValue};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Projection(pub Vec<(String, Column)>);
 
+/// One term of the WHERE clause; the terms of a plan must all hold.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Condition {
-    pub column: Column,
-    pub negated: bool,
-    pub predicate: Predicate,
+pub enum Condition {
+    /// `column=[not.]operator.value`, alone or inside a logic tree.
+    Test {
+        column: Column,
+        negated: bool,
+        predicate: Predicate,
+    },
+    /// `[not.]and(...)` / `[not.]or(...)`: never empty.
+    Logic {
+        negated: bool,
+        operator: LogicOperator,
+        operands: Vec<Condition>,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -46,6 +57,18 @@ pub struct Plan {
     pub offset: i64,
 }
 
+impl Plan {
+    /// PostgREST's `db-max-rows` for reads: without a limit, or with a larger one, at most
+    /// `max_rows` rows come back. The count (`Prefer: count=`) still counts every matching row.
+    pub fn capped(self, max_rows: i64) -> Plan {
+        let limit = self.limit.map_or(max_rows, |limit| limit.min(max_rows));
+        Plan {
+            limit: Some(limit),
+            ..self
+        }
+    }
+}
+
 /// Plans a request in PostgreSQL's order of analysis: select list, then WHERE, then ORDER BY.
 pub fn plan(params: &QueryParams) -> Result<Plan, ApiError> {
     let projection = projection(&params.select)?;
@@ -53,6 +76,7 @@ pub fn plan(params: &QueryParams) -> Result<Plan, ApiError> {
         .filters
         .iter()
         .map(condition)
+        .chain(params.logic.iter().map(logic_condition))
         .collect::<Result<Vec<_>, _>>()?;
     let ordering = params
         .order
@@ -138,11 +162,29 @@ fn condition(filter: &Filter) -> Result<Condition, ApiError> {
             )))
         }
     };
-    Ok(Condition {
+    Ok(Condition::Test {
         column,
         negated: filter.negated,
         predicate,
     })
+}
+
+fn logic_condition(tree: &LogicTree) -> Result<Condition, ApiError> {
+    match tree {
+        LogicTree::Filter(filter) => condition(filter),
+        LogicTree::Expression {
+            negated,
+            operator,
+            operands,
+        } => Ok(Condition::Logic {
+            negated: *negated,
+            operator: *operator,
+            operands: operands
+                .iter()
+                .map(logic_condition)
+                .collect::<Result<_, _>>()?,
+        }),
+    }
 }
 
 fn ordering(term: &OrderTerm) -> Result<Ordering, ApiError> {
@@ -204,23 +246,100 @@ mod tests {
         }
     }
 
+    fn test(column: Column, predicate: Predicate) -> Condition {
+        Condition::Test {
+            column,
+            negated: false,
+            predicate,
+        }
+    }
+
     #[test]
     fn literals_are_typed_by_column() {
         let plan = plan_of("id=gt.5&created_at=lt.2024-05-01T00:00:00Z&name=eq.7").unwrap();
         assert_eq!(
-            plan.conditions[0].predicate,
-            Predicate::Compare(CompareOp::Gt, SqlValue::Integer(5))
-        );
-        assert_eq!(
-            plan.conditions[1].predicate,
-            Predicate::Compare(CompareOp::Lt, SqlValue::Integer(1_714_521_600_000_000))
-        );
-        assert_eq!(
-            plan.conditions[2].predicate,
-            Predicate::Compare(CompareOp::Eq, SqlValue::Text("7".into()))
+            plan.conditions,
+            [
+                test(
+                    Column::Id,
+                    Predicate::Compare(CompareOp::Gt, SqlValue::Integer(5))
+                ),
+                test(
+                    Column::CreatedAt,
+                    Predicate::Compare(CompareOp::Lt, SqlValue::Integer(1_714_521_600_000_000))
+                ),
+                test(
+                    Column::Name,
+                    Predicate::Compare(CompareOp::Eq, SqlValue::Text("7".into()))
+                ),
+            ]
         );
         assert_eq!(plan_of("id=eq.abc").unwrap_err().code(), "22P02");
         assert_eq!(plan_of("created_at=eq.abc").unwrap_err().code(), "22007");
+    }
+
+    #[test]
+    fn logic_trees_follow_the_filters_and_type_their_values_by_column() {
+        let plan = plan_of(
+            "or=(created_at.lt.%222024-05-01T02:00:00%2B02:00%22,and(created_at.eq.%222024-05-01T00:00:00.000001Z%22,id.lt.7))&name=eq.a",
+        )
+        .unwrap();
+        let instant = |micros: i64| SqlValue::Integer(1_714_521_600_000_000 + micros);
+        assert_eq!(
+            plan.conditions,
+            [
+                test(
+                    Column::Name,
+                    Predicate::Compare(CompareOp::Eq, SqlValue::Text("a".into()))
+                ),
+                Condition::Logic {
+                    negated: false,
+                    operator: LogicOperator::Or,
+                    operands: vec![
+                        test(
+                            Column::CreatedAt,
+                            Predicate::Compare(CompareOp::Lt, instant(0))
+                        ),
+                        Condition::Logic {
+                            negated: false,
+                            operator: LogicOperator::And,
+                            operands: vec![
+                                test(
+                                    Column::CreatedAt,
+                                    Predicate::Compare(CompareOp::Eq, instant(1))
+                                ),
+                                test(
+                                    Column::Id,
+                                    Predicate::Compare(CompareOp::Lt, SqlValue::Integer(7))
+                                ),
+                            ],
+                        },
+                    ],
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn errors_inside_logic_trees_are_those_of_single_filters() {
+        assert_eq!(plan_of("or=(nope.eq.1)").unwrap_err().code(), "42703");
+        assert_eq!(
+            plan_of("or=(id.eq.1,and(id.eq.x))").unwrap_err().code(),
+            "22P02"
+        );
+        assert_eq!(
+            plan_of("and=(created_at.lt.yesterday)").unwrap_err().code(),
+            "22007"
+        );
+        assert_eq!(
+            plan_of("or=(name.like.*a*)").unwrap_err().code(),
+            "PGRST127"
+        );
+        assert_eq!(plan_of("or=(data->>a.eq.1)").unwrap_err().code(), "42703");
+        assert_eq!(
+            plan_of("or=(name->>a.eq.1)").unwrap_err().code(),
+            "PGRST127"
+        );
     }
 
     #[test]
@@ -255,6 +374,17 @@ mod tests {
         assert_eq!(plan_of("order=owner(id)").unwrap_err().code(), "PGRST108");
         assert_eq!(plan_of("name=like.*x*").unwrap_err().code(), "PGRST127");
         assert_eq!(plan_of("select=id::text").unwrap_err().code(), "PGRST127");
+    }
+
+    #[test]
+    fn the_row_cap_bounds_every_read_limit() {
+        let capped = |raw: &str| plan_of(raw).unwrap().capped(10);
+        assert_eq!(capped("").limit, Some(10));
+        assert_eq!(capped("limit=25").limit, Some(10));
+        assert_eq!(capped("limit=3").limit, Some(3));
+        assert_eq!(capped("limit=0").limit, Some(0));
+        let paged = capped("offset=40");
+        assert_eq!((paged.limit, paged.offset), (Some(10), 40));
     }
 
     #[test]

@@ -8,6 +8,11 @@
 
 use crate::error::ApiError;
 
+#[path = "logic.rs"]
+mod logic;
+
+pub use logic::{LogicOperator, LogicTree};
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct QueryParams {
     pub select: Vec<SelectItem>,
@@ -15,6 +20,8 @@ pub struct QueryParams {
     pub columns: Option<Vec<String>>,
     pub order: Vec<OrderTerm>,
     pub filters: Vec<Filter>,
+    /// `or=(...)`, `and=(...)`, `not.or=(...)`, ...: every tree must hold, as with filters.
+    pub logic: Vec<LogicTree>,
     pub limit: Option<i64>,
     pub offset: Option<i64>,
 }
@@ -92,8 +99,12 @@ pub enum Operation {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum QueryError {
-    /// PGRST100.
-    Parse { message: String, details: String },
+    /// PGRST100. `column` is where Parsec failed (1-based), also shown in `message`.
+    Parse {
+        message: String,
+        details: String,
+        column: usize,
+    },
     /// PGRST103: a negative `limit`.
     NegativeLimit,
     /// PGRST108: a filter or order on `rel.` that the request does not embed.
@@ -105,7 +116,9 @@ pub enum QueryError {
 impl From<QueryError> for ApiError {
     fn from(error: QueryError) -> Self {
         match error {
-            QueryError::Parse { message, details } => ApiError::query_param(message, details),
+            QueryError::Parse {
+                message, details, ..
+            } => ApiError::query_param(message, details),
             QueryError::NegativeLimit => ApiError::negative_limit(),
             QueryError::NotEmbedded(resource) => ApiError::not_embedded(&resource),
             QueryError::NotImplemented(what) => ApiError::not_implemented(what),
@@ -128,6 +141,7 @@ pub fn parse(raw_query: Option<&str>) -> Result<QueryParams, QueryError> {
     let mut limit = None;
     let mut offset = None;
     let mut filter_pairs = Vec::new();
+    let mut logic_pairs = Vec::new();
     for (key, value) in &pairs {
         let Some(value) = value else { continue };
         if matches!(
@@ -142,6 +156,21 @@ pub fn parse(raw_query: Option<&str>) -> Result<QueryParams, QueryError> {
             filter_pairs.push((key.as_str(), value.as_str()));
             continue;
         }
+        if matches!(last, "and" | "or") {
+            // PostgREST's `pLogicPath`: a `not` anywhere in the key negates the tree and the
+            // other names before the operator are an embedding path.
+            let prefix = &segments[..segments.len() - 1];
+            if let Some(resource) = prefix.iter().find(|name| **name != "not") {
+                return Err(QueryError::NotEmbedded((*resource).to_owned()));
+            }
+            let operator = if prefix.is_empty() {
+                last.to_owned()
+            } else {
+                format!("not.{last}")
+            };
+            logic_pairs.push((operator, value.as_str()));
+            continue;
+        }
         if segments.len() > 1 {
             return Err(QueryError::NotEmbedded(segments[0].to_owned()));
         }
@@ -152,18 +181,17 @@ pub fn parse(raw_query: Option<&str>) -> Result<QueryParams, QueryError> {
                 }
             }
             "limit" => limit = Some(value.as_str()),
-            "offset" => offset = Some(value.as_str()),
-            _ => {
-                return Err(QueryError::NotImplemented(format!(
-                    "the '{last}' logic tree parameter is not supported by the emulator"
-                )))
-            }
+            _ => offset = Some(value.as_str()),
         }
     }
 
     // PostgREST reports the first failure in this order: order, logic trees, columns, select,
     // filters. Ranges are read last.
     let order = order.map(parse_order).transpose()?.unwrap_or_default();
+    let logic = logic_pairs
+        .into_iter()
+        .map(|(operator, value)| logic::parse_tree(&operator, value))
+        .collect::<Result<Vec<_>, _>>()?;
     let columns = first_value("columns")
         .map(|raw| parse_columns(&raw))
         .transpose()?;
@@ -187,6 +215,7 @@ pub fn parse(raw_query: Option<&str>) -> Result<QueryParams, QueryError> {
         columns,
         order,
         filters,
+        logic,
         limit,
         offset,
     })
@@ -478,12 +507,7 @@ pub fn parse_filter(key: &str, value: &str) -> Result<Filter, QueryError> {
 
     let context = format!("failed to parse filter ({value})");
     let mut cursor = Cursor::new(value);
-    // `not` without its delimiter fails after the word, further than any operator would.
-    let negated = cursor.eat_str("not");
-    if negated && !cursor.eat('.') {
-        return Err(cursor.fail(&context, &["delimiter (.)"]));
-    }
-    let operation = operation(&mut cursor, &context, negated)?;
+    let (negated, operation) = op_expr(&mut cursor, &context, ValueSyntax::Rest)?;
     Ok(Filter {
         field,
         embed_path: path,
@@ -493,9 +517,49 @@ pub fn parse_filter(key: &str, value: &str) -> Result<Filter, QueryError> {
     })
 }
 
-fn operation(cursor: &mut Cursor, context: &str, negated: bool) -> Result<Operation, QueryError> {
+/// Where a filter's value ends: a single filter's value is the rest of the parameter, a value
+/// inside a logic tree ends at the next `,` or `)` unless it is quoted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ValueSyntax {
+    Rest,
+    Logic,
+}
+
+impl ValueSyntax {
+    fn read(self, cursor: &mut Cursor) -> String {
+        match self {
+            ValueSyntax::Rest => {
+                let rest = cursor.rest();
+                cursor.position = cursor.chars.len();
+                rest
+            }
+            ValueSyntax::Logic => logic::single_value(cursor),
+        }
+    }
+}
+
+/// `[not.]operator.value`: PostgREST's `pOpExpr`.
+fn op_expr(
+    cursor: &mut Cursor,
+    context: &str,
+    syntax: ValueSyntax,
+) -> Result<(bool, Operation), QueryError> {
+    // `not` without its delimiter fails after the word, further than any operator would.
+    let negated = cursor.eat_str("not");
+    if negated && !cursor.eat('.') {
+        return Err(cursor.fail(context, &["delimiter (.)"]));
+    }
+    let operation = operation(cursor, context, negated, syntax)?;
+    Ok((negated, operation))
+}
+
+fn operation(
+    cursor: &mut Cursor,
+    context: &str,
+    negated: bool,
+    syntax: ValueSyntax,
+) -> Result<Operation, QueryError> {
     let start = cursor.position;
-    let rest = cursor.rest();
     // Try every operator whose word is followed by its delimiter; `gte.` must not read as `gt`.
     let mut candidates: Vec<&str> = ["in", "is", "isdistinct"]
         .iter()
@@ -503,7 +567,7 @@ fn operation(cursor: &mut Cursor, context: &str, negated: bool) -> Result<Operat
         .chain(SIMPLE)
         .chain(QUANTIFIABLE)
         .copied()
-        .filter(|word| rest.starts_with(word))
+        .filter(|word| cursor.starts_with(word))
         .collect();
     candidates.sort_by_key(|word| std::cmp::Reverse(word.len()));
     for word in &candidates {
@@ -512,7 +576,9 @@ fn operation(cursor: &mut Cursor, context: &str, negated: bool) -> Result<Operat
         let language = FTS.contains(word) && cursor.peek() == Some('(');
         if quantified || language {
             // `eq(any).`, `fts(english).`: valid syntax, not implemented.
-            if cursor.rest().contains(").") {
+            if let Some(end) = cursor.find(").") {
+                cursor.position = end + 2;
+                syntax.read(cursor);
                 return Ok(Operation::Unsupported(format!(
                     "the '{word}(...)' filter operator"
                 )));
@@ -522,19 +588,26 @@ fn operation(cursor: &mut Cursor, context: &str, negated: bool) -> Result<Operat
         if !cursor.eat('.') {
             continue;
         }
-        return match *word {
-            "in" => in_list(cursor, context).map(Operation::In),
-            "is" => is_value(cursor, context),
-            "isdistinct" => Ok(Operation::IsDistinct(cursor.rest().to_owned())),
-            "eq" => Ok(Operation::Compare(CompareOp::Eq, cursor.rest().to_owned())),
-            "neq" => Ok(Operation::Compare(CompareOp::Neq, cursor.rest().to_owned())),
-            "gt" => Ok(Operation::Compare(CompareOp::Gt, cursor.rest().to_owned())),
-            "gte" => Ok(Operation::Compare(CompareOp::Gte, cursor.rest().to_owned())),
-            "lt" => Ok(Operation::Compare(CompareOp::Lt, cursor.rest().to_owned())),
-            "lte" => Ok(Operation::Compare(CompareOp::Lte, cursor.rest().to_owned())),
-            other => Ok(Operation::Unsupported(format!(
-                "the '{other}' filter operator"
-            ))),
+        let compare = match *word {
+            "eq" => Some(CompareOp::Eq),
+            "neq" => Some(CompareOp::Neq),
+            "gt" => Some(CompareOp::Gt),
+            "gte" => Some(CompareOp::Gte),
+            "lt" => Some(CompareOp::Lt),
+            "lte" => Some(CompareOp::Lte),
+            _ => None,
+        };
+        return match (*word, compare) {
+            (_, Some(op)) => Ok(Operation::Compare(op, syntax.read(cursor))),
+            ("in", _) => in_list(cursor, context).map(Operation::In),
+            ("is", _) => is_value(cursor, context),
+            ("isdistinct", _) => Ok(Operation::IsDistinct(syntax.read(cursor))),
+            (other, _) => {
+                syntax.read(cursor);
+                Ok(Operation::Unsupported(format!(
+                    "the '{other}' filter operator"
+                )))
+            }
         };
     }
     // No operator: Parsec reports the furthest failure. A whole operator word without its
@@ -575,6 +648,7 @@ fn in_list(cursor: &mut Cursor, context: &str) -> Result<Vec<String>, QueryError
     if !cursor.eat(')') {
         return Err(cursor.fail(context, &["\",\"", "\")\""]));
     }
+    cursor.skip_whitespace();
     Ok(items)
 }
 
@@ -598,8 +672,17 @@ fn list_element(cursor: &mut Cursor) -> String {
 }
 
 fn is_value(cursor: &mut Cursor, context: &str) -> Result<Operation, QueryError> {
-    let rest = cursor.rest().to_ascii_lowercase();
-    match IS_VALUES.iter().find(|value| rest.starts_with(*value)) {
+    // Only the next few characters: a tree may hold many `is` filters.
+    let next: String = cursor.chars[cursor.position.min(cursor.chars.len())..]
+        .iter()
+        .take(8)
+        .collect();
+    let next = next.to_ascii_lowercase();
+    let found = IS_VALUES.iter().find(|value| next.starts_with(*value));
+    if let Some(value) = found {
+        cursor.position += value.len();
+    }
+    match found {
         Some(&"null") => Ok(Operation::IsNull),
         Some(&"not_null") => Ok(Operation::IsNotNull),
         Some(other) => Ok(Operation::Unsupported(format!("the 'is.{other}' filter"))),
@@ -609,14 +692,16 @@ fn is_value(cursor: &mut Cursor, context: &str) -> Result<Operation, QueryError>
 
 // --- shared lexemes -----------------------------------------------------------------------
 
+/// What Parsec expects where a field name is missing.
+const FIELD_NAME: &str = "field name (* or [a..z0..9_$])";
+
 /// `"quoted"` (backslash escapes) or identifiers joined by `-` (not `->`), trimmed.
 fn field_name(cursor: &mut Cursor, context: &str) -> Result<String, QueryError> {
     if cursor.peek() == Some('"') {
         cursor.bump();
         return quoted_rest(cursor).ok_or_else(|| cursor.fail(context, &["\"\\\"\""]));
     }
-    let expecting = ["field name (* or [a..z0..9_$])"];
-    let mut name = identifier(cursor, context, &expecting)?;
+    let mut name = identifier(cursor, context, &[FIELD_NAME])?;
     while cursor.peek() == Some('-') && cursor.peek_at(1) != Some('>') {
         cursor.bump();
         name.push('-');
@@ -744,6 +829,16 @@ impl Cursor {
         }
     }
 
+    /// Where `needle` next occurs at or after the cursor.
+    fn find(&self, needle: &str) -> Option<usize> {
+        let needle: Vec<char> = needle.chars().collect();
+        let from = self.position.min(self.chars.len());
+        self.chars[from..]
+            .windows(needle.len())
+            .position(|window| window == needle.as_slice())
+            .map(|offset| from + offset)
+    }
+
     fn rest(&self) -> String {
         self.chars[self.position.min(self.chars.len())..]
             .iter()
@@ -772,6 +867,7 @@ impl Cursor {
         QueryError::Parse {
             message: format!("\"{context}\" (line 1, column {column})"),
             details,
+            column,
         }
     }
 

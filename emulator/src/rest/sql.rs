@@ -2,7 +2,7 @@
 //! `Column::sql()` identifiers; every value from a request is a bound `?` parameter.
 
 use crate::rest::plan::{Condition, Ordering, Plan, Predicate};
-use crate::rest::query::{CompareOp, Direction, Nulls};
+use crate::rest::query::{CompareOp, Direction, LogicOperator, Nulls};
 use crate::table::{Column, Row, SqlValue};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -80,8 +80,38 @@ fn where_clause(conditions: &[Condition], params: &mut Vec<SqlValue>) -> String 
 }
 
 fn condition_sql(condition: &Condition, params: &mut Vec<SqlValue>) -> String {
-    let column = condition.column.sql();
-    let predicate = match &condition.predicate {
+    let (negated, sql) = match condition {
+        Condition::Test {
+            column,
+            negated,
+            predicate,
+        } => (*negated, predicate_sql(*column, predicate, params)),
+        Condition::Logic {
+            negated,
+            operator,
+            operands,
+        } => {
+            let joiner = match operator {
+                LogicOperator::And => " AND ",
+                LogicOperator::Or => " OR ",
+            };
+            let terms: Vec<String> = operands
+                .iter()
+                .map(|operand| condition_sql(operand, params))
+                .collect();
+            (*negated, format!("({})", terms.join(joiner)))
+        }
+    };
+    if negated {
+        format!("NOT ({sql})")
+    } else {
+        sql
+    }
+}
+
+fn predicate_sql(column: Column, predicate: &Predicate, params: &mut Vec<SqlValue>) -> String {
+    let column = column.sql();
+    match predicate {
         Predicate::Compare(op, value) => {
             params.push(value.clone());
             let operator = match op {
@@ -105,11 +135,6 @@ fn condition_sql(condition: &Condition, params: &mut Vec<SqlValue>) -> String {
         }
         Predicate::IsNull => format!("{column} IS NULL"),
         Predicate::IsNotNull => format!("{column} IS NOT NULL"),
-    };
-    if condition.negated {
-        format!("NOT ({predicate})")
-    } else {
-        predicate
     }
 }
 
@@ -202,6 +227,31 @@ mod tests {
             "WHERE NOT (\"id\" IN (?, ?)) AND \"name\" IS NULL AND NOT (\"message\" IS NOT ?)"
         ));
         assert_eq!(statement.params.len(), 3);
+    }
+
+    #[test]
+    fn logic_trees_nest_in_parentheses_with_bound_values() {
+        let statement = statement(
+            "id=gt.0&or=(created_at.lt.%222024-05-01T00:00:00Z%22,and(created_at.eq.%222024-05-01T00:00:00Z%22,id.lt.7))&not.and=(name.eq.x'--,message.is.null)",
+        );
+        assert!(
+            statement.sql.contains(
+                "WHERE \"id\" > ? AND (\"created_at\" < ? OR (\"created_at\" = ? AND \"id\" < ?)) \
+                 AND NOT ((\"name\" = ? AND \"message\" IS NULL))"
+            ),
+            "{}",
+            statement.sql
+        );
+        assert_eq!(
+            statement.params,
+            [
+                SqlValue::Integer(0),
+                SqlValue::Integer(1_714_521_600_000_000),
+                SqlValue::Integer(1_714_521_600_000_000),
+                SqlValue::Integer(7),
+                SqlValue::Text("x'--".into()),
+            ]
+        );
     }
 
     #[test]

@@ -9,10 +9,13 @@ mod insert;
 mod internal;
 mod keys;
 mod limits;
+mod logic_trees;
 mod mutate;
+mod new_keys;
 mod persistence;
 mod read;
 mod routing;
+mod row_cap;
 mod socket;
 mod support;
 #[path = "../wire/mod.rs"]

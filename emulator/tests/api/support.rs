@@ -15,6 +15,8 @@ pub struct TestApp {
     pub state: AppState,
     pub anon: String,
     pub service: String,
+    pub publishable: String,
+    pub secret: String,
 }
 
 impl TestApp {
@@ -25,10 +27,14 @@ impl TestApp {
     pub fn with_state(state: AppState) -> TestApp {
         let anon = state.keys.anon_key().to_owned();
         let service = state.keys.service_role_key().to_owned();
+        let publishable = state.keys.publishable_key().to_owned();
+        let secret = state.keys.secret_key().to_owned();
         TestApp {
             state,
             anon,
             service,
+            publishable,
+            secret,
         }
     }
 

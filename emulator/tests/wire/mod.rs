@@ -231,6 +231,8 @@ pub struct Binary {
     pub address: SocketAddr,
     pub anon: String,
     pub service: String,
+    pub publishable: String,
+    pub secret: String,
     /// Kept open so the emulator's stdout never breaks.
     _stdout: BufReader<ChildStdout>,
 }
@@ -256,11 +258,15 @@ impl Binary {
         let url = line("API URL: http://");
         let anon = line("anon key: ");
         let service = line("service_role key: ");
+        let publishable = line("Publishable key: ");
+        let secret = line("Secret key: ");
         Binary {
             child,
             address: url.parse().unwrap(),
             anon,
             service,
+            publishable,
+            secret,
             _stdout: stdout,
         }
     }

@@ -256,3 +256,12 @@ pub fn call(object: &JsValue, method: &str) -> JsValue {
 }
 
 pub const LOGS: &str = "/rest/v1/geocache_logs";
+
+/// Inserts `count` rows named `name` in one request (service_role), as one statement: they share
+/// one `created_at`, so only their ids order them.
+pub async fn insert_rows(name: &str, count: usize) {
+    let row = format!(r#"{{"name":"{name}","message":"m"}}"#);
+    let body = format!("[{}]", vec![row; count].join(","));
+    let (status, body) = send(service_request(Method::Post, LOGS, Some(&body))).await;
+    assert_eq!(status, 201, "{body}");
+}

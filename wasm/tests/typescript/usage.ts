@@ -5,7 +5,9 @@ import {
   parseEntriesForBenchmark,
   type AuthError,
   type ClientOptions,
+  type EntryList,
   type Factor,
+  type ListOptions,
   type LogbookError,
   type LogEntry,
   type Session,
@@ -84,6 +86,24 @@ export async function usage(): Promise<void> {
   const count: number = entries.length;
   const row: [number, string, string, string] = [entries.id(0), entries.createdAt(0), entries.name(0), entries.message(0)];
   void [newest.created_at, all, count, row];
+  let shown: EntryList | undefined;
+  const listOptions: ListOptions = {
+    onPage: (soFar) => {
+      shown?.free();
+      shown = soFar.withOlderFrom(entries);
+      void shown.length;
+    },
+  };
+  const paged: EntryList = await client.listEntries(listOptions);
+  await client.listEntries({});
+  try {
+    await client.listEntries({ onPage: (soFar: EntryList) => void soFar.ids() });
+  } catch (caught) {
+    const error = caught as LogbookError;
+    const page: number | undefined = error.page;
+    void [page, error.code === "invalid_content_range"];
+  }
+  paged.free();
   entries.free();
   const parsed: number = parseEntriesForBenchmark(new TextEncoder().encode("[]"));
   void parsed;
@@ -112,6 +132,10 @@ export async function usage(): Promise<void> {
   createClient("http://h", "k", { auth: { autoRefreshTickMs: "fast" } });
   // @ts-expect-error the request timeout is a number of milliseconds
   createClient("http://h", "k", { requestTimeoutMs: "30s" });
+  // @ts-expect-error onPage takes a callback
+  await client.listEntries({ onPage: 5 });
+  // @ts-expect-error withOlderFrom takes another EntryList
+  entries.withOlderFrom([]);
   // @ts-expect-error an outcome is one of two words
   const wrongOutcome: LogbookError["outcome"] = "stored";
   void wrongOutcome;
