@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // @ts-check
 // `npm run preview`: the production build, served as a static host would (`vite preview`), against the emulator
-// (or SUPABASE_URL/SUPABASE_ANON_KEY, as for npm start). The build goes to a temporary folder, never app/dist, so
+// (or SUPABASE_URL and SUPABASE_PUBLISHABLE_KEY or SUPABASE_ANON_KEY, as for npm start). The build goes to a temporary folder, never app/dist, so
 // a build made for a hosted project is not overwritten. Stops everything on Ctrl-C/SIGTERM.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';

@@ -1,7 +1,9 @@
 import type { Plugin } from 'vite';
 import { readRequestTimeout } from '../src/config/request-timeout.ts';
+import { ANON_KEY_VARIABLE, PUBLISHABLE_KEY_VARIABLE, readSupabaseKey } from '../src/config/supabase-key.ts';
 import { clientConfigError } from './client-config.ts';
 import { contentSecurityPolicy } from './csp.ts';
+import { secretKeyProblem } from './secret-key.ts';
 
 const CHARSET_META = /<meta\s+charset=[^>]*>/i;
 
@@ -14,7 +16,8 @@ export interface ProductionPageOptions {
  * `vite build` only: injects the Content-Security-Policy meta tag (connections allowed to the configured backend's
  * origin), and checks the build-time configuration with the page's own wasm client, printing the client's error
  * as a warning when the logbook is open but could not connect (the page would log it as "Error fetching logs:"). The
- * page's own setting VITE_REQUEST_TIMEOUT_MS is checked the same way, with the page's own rule.
+ * page's own setting VITE_REQUEST_TIMEOUT_MS is checked the same way, with the page's own rule. Two different keys,
+ * or a key that would give every visitor full rights (a secret or service-role key), stop the build.
  */
 export function productionPage({ clientPackageDir }: ProductionPageOptions): Plugin {
   let policy = '';
@@ -26,7 +29,13 @@ export function productionPage({ clientPackageDir }: ProductionPageOptions): Plu
       const text = (name: string) => (typeof env[name] === 'string' ? env[name] : '');
       const supabaseUrl = text('VITE_SUPABASE_URL');
       const logbookOpen = text('VITE_LOGBOOK_OPEN') === 'true';
-      const configError = await clientConfigError(clientPackageDir, supabaseUrl, text('VITE_SUPABASE_ANON_KEY'));
+      for (const variable of [PUBLISHABLE_KEY_VARIABLE, ANON_KEY_VARIABLE]) {
+        const problem = secretKeyProblem(variable, text(variable));
+        if (problem !== null) throw new Error(`geocache: ${problem}`);
+      }
+      const key = readSupabaseKey(env[PUBLISHABLE_KEY_VARIABLE], env[ANON_KEY_VARIABLE]);
+      if (!key.ok) throw new Error(`geocache: ${key.error.message}`);
+      const configError = await clientConfigError(clientPackageDir, supabaseUrl, key.key);
       // The client accepted the URL, so it parses: connections go to its origin.
       const backendOrigin = configError === null ? new URL(supabaseUrl).origin : null;
       policy = contentSecurityPolicy(backendOrigin);
@@ -36,7 +45,7 @@ export function productionPage({ clientPackageDir }: ProductionPageOptions): Plu
         logger.warn(
           `geocache: the logbook is open (VITE_LOGBOOK_OPEN=true) but its client rejects the configuration: ${configError}\n` +
             'geocache: visitors will see an empty logbook and the console will show "Error fetching logs:" with this error. ' +
-            'Set VITE_SUPABASE_URL and VITE_SUPABASE_ANON_KEY (README: "Deploying to a hosted Supabase project").',
+            'Set VITE_SUPABASE_URL and VITE_SUPABASE_PUBLISHABLE_KEY (README: "Deploying to a hosted Supabase project").',
         );
       } else if (configError !== null) {
         logger.info(`geocache: the logbook is closed (teaser only); before opening it, fix its configuration: ${configError}`);

@@ -14,7 +14,8 @@ import { measurePage } from './page-run.mjs';
 import { buildOurs, buildPage, previewOurs, previewPage, projects } from './pages.mjs';
 import { measureParsing } from './parse-bench.mjs';
 import { benchDir, releaseEmulator } from './prepare.mjs';
-import { countEntries, deleteByName, listBody, oldestCreatedAt, seed } from './rest.mjs';
+import { countEntries, createdAtAt, deleteByName, listPages, oldestCreatedAt, rowsInOneRead, seed } from './rest.mjs';
+import { PAGE_SIZE } from './rest-requests.mjs';
 import { compare } from './summary.mjs';
 import { evaluateTargets } from './targets.mjs';
 
@@ -116,8 +117,11 @@ export async function runBenchmark(options) {
   // Page runs per N.
   /** @type {import('./summary.mjs').PagePoint[]} */
   const pages = [];
-  /** @type {{ entries: number, body: Buffer }[]} */
+  /** @type {{ entries: number, pages: import('./rest.mjs').ListPage[] }[]} */
   const parseInputs = [];
+  /** Per N: rows one read of the whole list returns (the server's row cap shows here once N exceeds it). */
+  /** @type {{ n: number, rows: number }[]} */
+  const oneRead = [];
   const [{ message: signMessage }] = makeEntries(3, 4);
   for (const n of options.sizes) {
     log(`seeding to ${n.toLocaleString('en')} entries`);
@@ -126,7 +130,9 @@ export async function runBenchmark(options) {
     const count = await countEntries(backend);
     if (count !== n) throw new Error(`the table holds ${count} entries, expected ${n}`);
     const oldest = await oldestCreatedAt(backend);
-    if (options.parseSizes.includes(n)) parseInputs.push({ entries: n, body: await listBody(backend) });
+    oneRead.push({ n, rows: await rowsInOneRead(backend) });
+    log(`one read of the whole list returns ${oneRead[oneRead.length - 1].rows.toLocaleString('en')} rows`);
+    if (options.parseSizes.includes(n)) parseInputs.push({ entries: n, pages: await listPages(backend, PAGE_SIZE) });
 
     /** @type {Record<'ours' | 'peer', import('./summary.mjs').PagePoint>} */
     const points = { ours: { n, page: 'ours', runs: [] }, peer: { n, page: 'peer', runs: [] } };
@@ -139,7 +145,9 @@ export async function runBenchmark(options) {
         const name = `Bench ${page} ${n} #${index + 1}`;
         const run = await measurePage({
           url: servers[page].url,
+          entries: n,
           oldestCreatedAt: oldest,
+          createdAtAt: (position) => createdAtAt(backend, position),
           timeoutMs: options.timeoutMs,
           sign: { name, message: signMessage },
         });
@@ -147,7 +155,9 @@ export async function runBenchmark(options) {
         await deleteByName(backend, name);
         const ms = (/** @type {number | null} */ value) => (value === null ? 'timeout' : `${Math.round(value)} ms`);
         log(
-          `N=${n} ${page} run ${index + 1}/${runs}: first ${ms(run.firstCardMs)}, usable ${ms(run.usableMs)}, ` +
+          `N=${n} ${page} run ${index + 1}/${runs}: first ${ms(run.firstCardMs)}, ` +
+            `usable ${run.hidesEntries ? 'never' : ms(run.usableMs)}, shows ${run.entriesShown ?? 'n/a'} of ${n}, ` +
+            `${run.restRequests ?? 'n/a'} REST requests, ` +
             `sign ${ms(run.signMs)}, heap ${run.jsHeapBytes === null ? 'n/a' : `${(run.jsHeapBytes / 1e6).toFixed(1)} MB`}` +
             `${run.wasmMemoryBytes ? ` + wasm ${(run.wasmMemoryBytes / 1e6).toFixed(1)} MB` : ''}, cards ${run.cardsInDom ?? 'n/a'}` +
             `${run.problems.length > 0 ? `; problems: ${run.problems.join(' | ')}` : ''}`,
@@ -181,6 +191,7 @@ export async function runBenchmark(options) {
       loadConnections: CONNECTIONS,
       parseSizes: options.parseSizes,
     },
+    rowsInOneRead: oneRead,
     viewport: VIEWPORT,
     machine: {
       os: `${os.type()} ${os.release()} ${os.arch()}`,

@@ -1,17 +1,25 @@
 // @ts-check
 /* global window */
-// One measurement of one page at one N, in a fresh browser: first card painted, fully usable, heap after render,
-// a scripted scroll through the list, and one sign.
+// One measurement of one page at one N, in a fresh browser: first card painted, fully usable, the entries the page
+// lets one reach and the REST requests its load cost, heap after render, a scripted scroll through the list, and
+// one sign.
 import { closeBrowser, launchBrowser, VIEWPORT } from './browser.mjs';
 import { installProbe } from './probe.mjs';
+import { RestRequestLog } from './rest-requests.mjs';
 
 /** Frames of each scripted scroll. */
 export const SCROLL_STEPS = 60;
 
 /**
  * @typedef {object} PageRun
+ * @property {number} [entriesInTable]       N: the entries in the table during the run
+ * @property {number | null} [entriesShown]  entries reachable on the page once it loaded: scrolled to the end of
+ *                                           the list, the last card's position + 1 (null: not measured)
+ * @property {number | null} [restRequests]  REST requests the page made from navigation to the end of its load
+ * @property {boolean} [hidesEntries]        the load ended (its reads over) without the oldest entry on the page
  * @property {number | null} firstCardMs     navigation start to the first card painted (null: timed out)
  * @property {number | null} usableMs        navigation start to the oldest entry painted after scrolling to the end
+ *                                           (null: timed out, or never, when the page hides entries)
  * @property {number | null} jsHeapBytes     JSHeapUsedSize after a forced GC
  * @property {number | null} wasmMemoryBytes linear memory of the page's wasm instances (0 without wasm)
  * @property {number | null} domHeapBytes    Blink's own (embedder) heap: DOM nodes and the like
@@ -53,12 +61,27 @@ class TimeoutError extends Error {
 }
 
 /**
- * @param {{ url: string, oldestCreatedAt: string, timeoutMs: number, sign: { name: string, message: string } }} options
+ * @typedef {object} PageRunOptions
+ * @property {string} url
+ * @property {number} entries            N, the entries in the table
+ * @property {string} oldestCreatedAt    the oldest entry's created_at as the server writes it
+ * @property {(position: number) => Promise<string | null>} createdAtAt  the table's entry at `position` from the
+ *                                       newest (0-based): checks that the last card reachable is that entry
+ * @property {number} timeoutMs
+ * @property {{ name: string, message: string }} sign
+ */
+
+/**
+ * @param {PageRunOptions} options
  * @returns {Promise<PageRun>}
  */
-export async function measurePage({ url, oldestCreatedAt, timeoutMs, sign }) {
+export async function measurePage({ url, entries, oldestCreatedAt, createdAtAt, timeoutMs, sign }) {
   /** @type {PageRun} */
   const run = {
+    entriesInTable: entries,
+    entriesShown: null,
+    restRequests: null,
+    hidesEntries: false,
     firstCardMs: null,
     usableMs: null,
     jsHeapBytes: null,
@@ -81,18 +104,39 @@ export async function measurePage({ url, oldestCreatedAt, timeoutMs, sign }) {
     page.on('pageerror', (error) => run.problems.push(`page error: ${error.message.slice(0, 300)}`));
     await page.addInitScript(installProbe, { oldestCreatedAt });
 
-    // Load: first card, then every entry reachable.
+    const requests = new RestRequestLog();
+    page.on('request', (request) => requests.onRequest(request));
+    page.on('requestfinished', (request) => requests.onFinished(request));
+    page.on('requestfailed', (request) => requests.onFailed(request));
+
+    // Load: first card, then every entry reachable; or, for a page that never shows the oldest entry, until its
+    // reads are over.
     const loadStarted = Date.now();
+    /** @type {{ firstCardPainted: number | null, usablePainted: number | null } | null} */
+    let marks = null;
+    /** @type {'oldest painted' | 'reads over' | 'failed'} */
+    let loadEnd = 'failed';
     try {
       await page.goto(url, { waitUntil: 'commit', timeout: timeoutMs });
-      await page.waitForFunction(() => /** @type {any} */ (window).__bench.marks.usablePainted !== null, undefined, {
-        timeout: Math.max(1, timeoutMs - (Date.now() - loadStarted)),
-        polling: 100,
-      });
+      for (;;) {
+        marks = await within(page.evaluate(() => /** @type {any} */ (window).__bench.marks), timeoutMs, 'reading the marks');
+        if (marks && marks.usablePainted !== null) {
+          loadEnd = 'oldest painted';
+          break;
+        }
+        if (marks && requests.quietAfterFirstCard(marks)) {
+          loadEnd = 'reads over';
+          break;
+        }
+        if (Date.now() - loadStarted > timeoutMs) throw new Error(`the oldest entry was not painted within ${timeoutMs / 1000} s`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
     } catch (error) {
       run.problems.push(`load: ${/** @type {Error} */ (error).message.split('\n')[0]}`);
     }
-    const marks = await within(page.evaluate(() => /** @type {any} */ (window).__bench.marks), 10_000, 'reading the marks').catch(() => null);
+    requests.stop();
+    run.restRequests = requests.started;
+    if (requests.failed > 0) run.problems.push(`${requests.failed} REST request(s) failed during the load`);
     // A stamp later than the limit (read once the page's main thread was free again) counts as a timeout.
     const inTime = (/** @type {number | null | undefined} */ stamp, /** @type {string} */ what) => {
       if (stamp === null || stamp === undefined) return null;
@@ -102,7 +146,28 @@ export async function measurePage({ url, oldestCreatedAt, timeoutMs, sign }) {
     };
     run.firstCardMs = inTime(marks?.firstCardPainted, 'first card');
     run.usableMs = inTime(marks?.usablePainted, 'oldest entry');
-    if (run.usableMs === null) return run;
+    if (run.firstCardMs === null) return run;
+
+    // How far down the list goes, checked against the table: the last card must be the entry at its position.
+    const reached = await within(page.evaluate(() => /** @type {any} */ (window).__bench.reach()), timeoutMs, 'scrolling to the end').catch(
+      (/** @type {Error} */ error) => {
+        run.problems.push(`reach: ${error.message.split('\n')[0]}`);
+        return null;
+      },
+    );
+    if (reached) {
+      run.entriesShown = reached.entries;
+      const expected = await createdAtAt(reached.entries - 1);
+      if (expected !== reached.lastCreatedAt) {
+        run.problems.push(
+          `the last card reachable (position ${reached.entries - 1}) shows ${reached.lastCreatedAt}, the table's entry there is ${expected}`,
+        );
+      }
+    }
+    // A page whose reads are over without the oldest entry hides entries: measure the rest of it as it is.
+    // One that timed out is not measured further.
+    run.hidesEntries = loadEnd === 'reads over' && typeof run.entriesShown === 'number' && run.entriesShown < entries;
+    if (run.usableMs === null && !run.hidesEntries) return run;
 
     // Memory once the list is rendered, after a forced collection.
     const cdp = await context.newCDPSession(page);

@@ -1,13 +1,16 @@
 // @ts-check
 /* global window */
 // Entry parse + validation throughput in the browser. A small server on loopback serves the harness page
-// (bench/parse, built) and, at /rest/v1/geocache_logs, fixed bytes: the emulator's own response for N entries.
-// Serving both from one origin keeps CORS preflights out of the timings.
+// (bench/parse, built) and, at /rest/v1/geocache_logs, fixed bytes: the emulator's own keyset pages of N entries
+// (1,000 rows each, the server's row cap, then the empty page that ends the listing), each served for the cursor
+// that asks for it, so every variant reads all N entries in the same requests the page makes. Serving both from
+// one origin keeps CORS preflights out of the timings.
 import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { LOOPBACK } from '../../scripts/lib/ports.mjs';
 import { closeBrowser, launchBrowser } from './browser.mjs';
+import { pageIndexFor } from './fixture-pages.mjs';
 import { summarize } from './stats.mjs';
 
 const MIME = /** @type {Record<string, string>} */ ({
@@ -20,22 +23,34 @@ const MIME = /** @type {Record<string, string>} */ ({
 
 /**
  * @param {string} root  the built harness
- * @returns {Promise<{ url: string, setBody: (body: Buffer, entries: number) => void, close: () => Promise<void> }>}
+ * @returns {Promise<{ url: string, setPages: (pages: import('./rest.mjs').ListPage[]) => void, close: () => Promise<void> }>}
  */
 export async function startFixtureServer(root) {
-  /** @type {Buffer} */
-  let body = Buffer.from('[]');
-  let entries = 0;
+  /** @type {import('./rest.mjs').ListPage[]} */
+  let pages = [];
   const server = http.createServer((request, response) => {
     void (async () => {
-      const { pathname } = new URL(request.url ?? '/', 'http://localhost');
+      const { pathname, searchParams } = new URL(request.url ?? '/', 'http://localhost');
       if (pathname === '/rest/v1/geocache_logs') {
+        const index = pageIndexFor(searchParams, pages);
+        if (index === null) {
+          response.writeHead(400, { 'Content-Type': 'application/json' });
+          response.end(JSON.stringify({ message: `no recorded page for ${searchParams.toString()}` }));
+          return;
+        }
+        const page = pages[index];
         response.writeHead(200, {
           'Content-Type': 'application/json; charset=utf-8',
-          'Content-Range': entries > 0 ? `0-${entries - 1}/*` : '*/*',
-          'Content-Length': body.length,
+          ...(page.contentRange === null ? {} : { 'Content-Range': page.contentRange }),
+          'Content-Length': page.body.length,
         });
-        response.end(body);
+        response.end(page.body);
+        return;
+      }
+      if (pathname === '/fixture/pages') {
+        // The page queries in order, for the variants that only move or parse bytes.
+        response.writeHead(200, { 'Content-Type': 'application/json' });
+        response.end(JSON.stringify(pages.map((page) => page.query)));
         return;
       }
       const file = path.join(root, pathname === '/' ? 'index.html' : path.normalize(pathname));
@@ -56,9 +71,8 @@ export async function startFixtureServer(root) {
   const address = /** @type {import('node:net').AddressInfo} */ (server.address());
   return {
     url: `http://${LOOPBACK}:${address.port}/`,
-    setBody(newBody, count) {
-      body = newBody;
-      entries = count;
+    setPages(newPages) {
+      pages = newPages;
     },
     close: () => new Promise((resolve) => server.close(() => resolve(undefined))),
   };
@@ -76,9 +90,9 @@ export const PARSE_VARIANTS = [
 ];
 
 /**
- * Measures every variant on the given bodies: one fresh page per body, the variants interleaved in rounds.
+ * Measures every variant on the given lists: one fresh page per list, the variants interleaved in rounds.
  * @param {string} harnessRoot
- * @param {{ entries: number, body: Buffer }[]} inputs
+ * @param {{ entries: number, pages: import('./rest.mjs').ListPage[] }[]} inputs
  * @param {{ quick: boolean }} options
  */
 export async function measureParsing(harnessRoot, inputs, { quick }) {
@@ -87,8 +101,9 @@ export async function measureParsing(harnessRoot, inputs, { quick }) {
   /** @type {Record<string, unknown>[]} */
   const results = [];
   try {
-    for (const { entries, body } of inputs) {
-      server.setBody(body, entries);
+    for (const { entries, pages } of inputs) {
+      server.setPages(pages);
+      const bytes = pages.reduce((sum, page) => sum + page.body.length, 0);
       const page = await browser.newPage();
       try {
         /** @type {string[]} */
@@ -113,12 +128,13 @@ export async function measureParsing(harnessRoot, inputs, { quick }) {
           const median = /** @type {number} */ (summary.median);
           results.push({
             entries,
-            bytes: body.length,
+            bytes,
+            requests: pages.length,
             variant: name,
             timesMs,
             ...summary,
             entriesPerSecond: (entries / median) * 1000,
-            megabytesPerSecond: body.length / 1e6 / (median / 1000),
+            megabytesPerSecond: bytes / 1e6 / (median / 1000),
           });
           console.log(`bench: parse ${name} @ ${entries}: ${median.toFixed(1)} ms (${timesMs.length} runs)`);
         }

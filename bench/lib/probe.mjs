@@ -6,7 +6,8 @@
 // - usablePainted: the first frame painted with the oldest entry visible after scrolling the list's scroll
 //   container to the bottom ("fully usable": every entry is reachable).
 // A stamp is taken after the frame is painted: a message posted from requestAnimationFrame runs once that
-// frame's style, layout and paint are done.
+// frame's style, layout and paint are done. A page that never shows the oldest entry (one capped read) never
+// gets the second stamp; `reach()` then says how far down the list goes.
 
 /**
  * @param {{ oldestCreatedAt: string }} options
@@ -119,6 +120,38 @@ export function installProbe({ oldestCreatedAt }) {
         last = now;
       }
       return intervals;
+    },
+    /**
+     * Scrolls the list to its end until the last card stays the same for a few frames (a virtualised list
+     * measures rows as they appear), and says which entry that last card is: its position from the newest
+     * (a virtualised card's data-index, else its place among the cards) and its created_at. The entries
+     * reachable on the page are that position + 1.
+     */
+    async reach() {
+      const first = document.querySelector(CARD);
+      if (!first) return null;
+      const container = scrollContainer(first);
+      const lastCard = () => {
+        const cards = [...document.querySelectorAll(CARD)];
+        let position = cards.length - 1;
+        let card = cards[position];
+        const indexed = cards.filter((element) => element.hasAttribute('data-index'));
+        if (indexed.length > 0) {
+          const indexOf = (/** @type {Element} */ element) => Number(element.getAttribute('data-index'));
+          card = indexed.reduce((best, element) => (indexOf(element) > indexOf(best) ? element : best));
+          position = indexOf(card);
+        }
+        return { position, createdAt: card?.querySelector('time')?.getAttribute('datetime') ?? null };
+      };
+      let last = lastCard();
+      for (let frame = 0, stable = 0; frame < 600 && stable < 5; frame += 1) {
+        container.scrollTop = container.scrollHeight;
+        await nextFrame();
+        const now = lastCard();
+        stable = now.position === last.position && now.createdAt === last.createdAt ? stable + 1 : 0;
+        last = now;
+      }
+      return { entries: last.position + 1, lastCreatedAt: last.createdAt };
     },
     async scrollToTop() {
       const first = document.querySelector(CARD);

@@ -27,3 +27,21 @@ test('the report has the targets table with a met column, and ratios per N', () 
     for (const row of rows) assert.equal(cells(row), cells(header), row);
   }
 });
+
+test('the report says how many entries each page shows and that the peer hides some past 1,000', () => {
+  const results = { ...sampleResults(), rowsInOneRead: [{ n: 100_000, rows: 1000 }] };
+  const markdown = renderMarkdown({ ...results, targets: evaluateTargets(results) });
+  assert.match(markdown, /## Entries each page shows/);
+  assert.match(markdown, /\| 100,000 \| 1,000 \| 100,000 \| 1,000 \(hides entries\) \| 101 \(101–101\) \(101\) \| 1 \|/);
+  assert.match(markdown, /\| 1,000 \| n\/a \| 1,000 \| 1,000 \| 2 \(2–2\) \(2\) \| 1 \|/);
+  assert.match(markdown, /\*\*The peer hides entries at N = 10,000, 100,000\.\*\*/);
+  assert.match(markdown, /\| 100,000 \| fully usable \(scrolled to the oldest entry\) \| 400 ms \(400 ms–400 ms\) \| never \(hides entries\) \| n\/a \|/);
+  assert.match(markdown, /\| 1,000 \| fully usable \(scrolled to the oldest entry\) \| 400 ms \(400 ms–400 ms\) \| 8,100 ms \|/);
+});
+
+test('a peer that shows every entry gets no such note', () => {
+  const results = sampleResults({ peerRuns: { entriesShown: 100_000, hidesEntries: false, usableMs: 8100 } });
+  results.comparisons = results.comparisons.filter((c) => c.n === 1000);
+  const markdown = renderMarkdown({ ...results, targets: evaluateTargets(results) });
+  assert.doesNotMatch(markdown, /hides entries/);
+});

@@ -26,7 +26,20 @@ export const METRICS = [
     label: 'fully usable (scrolled to the oldest entry)',
     unit: 'ms',
     timed: true,
-    read: (run) => run.usableMs,
+    // Never, not "slower than the limit", for a page that hides the oldest entry.
+    read: (run) => (run.hidesEntries ? undefined : run.usableMs),
+  },
+  {
+    key: 'entriesShown',
+    label: 'entries reachable on the page (scrolled to the end)',
+    unit: 'count',
+    read: (run) => run.entriesShown ?? undefined,
+  },
+  {
+    key: 'restRequests',
+    label: 'REST requests during the load',
+    unit: 'count',
+    read: (run) => run.restRequests ?? undefined,
   },
   {
     key: 'heapBytes',
@@ -51,8 +64,8 @@ export const METRICS = [
     label: 'one sign (click to the new entry painted on top)',
     unit: 'ms',
     timed: true,
-    // Not measured when the page never finished loading.
-    read: (run) => (run.usableMs === null ? undefined : run.signMs),
+    // Not measured when the page never finished loading (one that hides entries did finish: its reads are over).
+    read: (run) => (run.usableMs === null && !run.hidesEntries ? undefined : run.signMs),
   },
   {
     key: 'scrollP95Ms',
@@ -112,4 +125,18 @@ export function compare(points, timeoutMs) {
       };
     });
   });
+}
+
+/**
+ * How many of the table's N entries one page let the runs reach, from the comparisons: the fewest over its runs.
+ * Null when not measured.
+ * @param {ReturnType<typeof compare>} comparisons
+ * @param {number} n
+ * @param {'ours' | 'peer'} page
+ * @returns {{ shown: number, of: number, hides: boolean } | null}
+ */
+export function entriesShown(comparisons, n, page) {
+  const summary = comparisons.find((row) => row.n === n && row.metric === 'entriesShown')?.[page];
+  if (!summary || summary.min === null) return null;
+  return { shown: summary.min, of: n, hides: summary.min < n };
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { compare } from './summary.mjs';
+import { compare, entriesShown } from './summary.mjs';
 
 /** @param {Partial<import('./page-run.mjs').PageRun>} values */
 const run = (values) => ({
@@ -52,4 +52,37 @@ test('a page that never loaded counts as the time limit and has no sign or heap 
   assert.equal(sign?.ratio.bound, 'unknown');
   const heap = rows.find((row) => row.metric === 'heapBytes');
   assert.equal(heap?.peer.median, null);
+});
+
+test('a page that hides entries is never fully usable, yet its other figures count', () => {
+  const rows = compare(
+    [
+      { n: 10_000, page: 'ours', runs: [run({ entriesShown: 10_000, restRequests: 11 })] },
+      {
+        n: 10_000,
+        page: 'peer',
+        runs: [run({ entriesShown: 1000, restRequests: 1, hidesEntries: true, usableMs: null }), run({ entriesShown: 1000, hidesEntries: true, usableMs: null })],
+      },
+    ],
+    90_000,
+  );
+  const usable = rows.find((row) => row.metric === 'usableMs');
+  assert.equal(usable?.peer.runs, 0); // never, not "> 90 s"
+  assert.equal(usable?.ratio.bound, 'unknown');
+  assert.equal(rows.find((row) => row.metric === 'signMs')?.peer.median, 50);
+  assert.equal(rows.find((row) => row.metric === 'restRequests')?.ours.median, 11);
+  assert.deepEqual(entriesShown(rows, 10_000, 'peer'), { shown: 1000, of: 10_000, hides: true });
+  assert.deepEqual(entriesShown(rows, 10_000, 'ours'), { shown: 10_000, of: 10_000, hides: false });
+  assert.equal(entriesShown(rows, 100, 'ours'), null);
+});
+
+test('the fewest entries any run reached is what a page shows', () => {
+  const rows = compare(
+    [
+      { n: 5000, page: 'ours', runs: [run({ entriesShown: 5000 }), run({ entriesShown: 3000, hidesEntries: true })] },
+      { n: 5000, page: 'peer', runs: [run({ entriesShown: 1000 })] },
+    ],
+    90_000,
+  );
+  assert.deepEqual(entriesShown(rows, 5000, 'ours'), { shown: 3000, of: 5000, hides: true });
 });

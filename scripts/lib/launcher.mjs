@@ -9,6 +9,7 @@ import { startEmulator } from './emulator.mjs';
 import { isPortFree, LOOPBACK, portFromEnv } from './ports.mjs';
 import { exited, isRunning, stopProcess } from './processes.mjs';
 import { repoRoot } from './repo.mjs';
+import { readSupabaseKey } from './supabase-key.mjs';
 
 /** @typedef {import('node:child_process').ChildProcess} ChildProcess */
 
@@ -16,7 +17,8 @@ import { repoRoot } from './repo.mjs';
  * @typedef {object} LaunchConfig
  * @property {number} pagePort
  * @property {number} emulatorPort
- * @property {{ url: string, anonKey: string } | null} hosted   SUPABASE_URL and SUPABASE_ANON_KEY, when both are set
+ * @property {{ url: string, anonKey: string } | null} hosted   SUPABASE_URL and SUPABASE_PUBLISHABLE_KEY (or
+ *                                                               SUPABASE_ANON_KEY), when both are set
  * @property {string} dataDir
  * @property {string | undefined} logbookOpen                   LOGBOOK_OPEN as given ("true" opens the logbook)
  * @property {string | undefined} requestTimeoutMs              REQUEST_TIMEOUT_MS as given (the page validates it)
@@ -61,13 +63,14 @@ export function createLauncher(command) {
   function readConfig({ defaultPagePort }) {
     const env = process.env;
     const url = env.SUPABASE_URL?.trim() || undefined;
-    const anonKey = env.SUPABASE_ANON_KEY?.trim() || undefined;
-    if ((url === undefined) !== (anonKey === undefined)) {
-      const missing = url === undefined ? 'SUPABASE_URL' : 'SUPABASE_ANON_KEY';
-      const given = url === undefined ? 'SUPABASE_ANON_KEY' : 'SUPABASE_URL';
-      fail(`${given} is set but ${missing} is not. Set both to use a hosted Supabase project, or neither to use the local emulator.`);
-    }
     try {
+      const keyNames = { publishable: 'SUPABASE_PUBLISHABLE_KEY', anon: 'SUPABASE_ANON_KEY' };
+      const anonKey = readSupabaseKey(env, keyNames);
+      if ((url === undefined) !== (anonKey === undefined)) {
+        const given = url === undefined ? (env.SUPABASE_PUBLISHABLE_KEY?.trim() ? keyNames.publishable : keyNames.anon) : 'SUPABASE_URL';
+        const missing = url === undefined ? 'SUPABASE_URL' : `${keyNames.publishable} (or ${keyNames.anon})`;
+        fail(`${given} is set but ${missing} is not. Set both to use a hosted Supabase project, or neither to use the local emulator.`);
+      }
       return {
         pagePort: portFromEnv('PORT', defaultPagePort),
         emulatorPort: portFromEnv('EMULATOR_PORT', DEFAULT_EMULATOR_PORT),
@@ -254,7 +257,9 @@ export function createLauncher(command) {
 export function pageEnv(backend, { logbookOpen, requestTimeoutMs }) {
   return {
     VITE_SUPABASE_URL: backend.url,
-    VITE_SUPABASE_ANON_KEY: backend.anonKey,
+    VITE_SUPABASE_PUBLISHABLE_KEY: backend.anonKey,
+    // The older name is removed, so one inherited from the environment cannot contradict the launcher's key.
+    VITE_SUPABASE_ANON_KEY: undefined,
     VITE_LOGBOOK_OPEN: logbookOpen,
     // Passed as given: the page's src/config/env.ts is the one place that decides what is valid (a positive whole
     // number of milliseconds; unset or empty leaves the client's 30 s default) and reports anything else.

@@ -191,3 +191,107 @@ describe('vite build reports the client\'s own configuration errors', () => {
     assert.ok(existsSync(path.join(outDir, 'index.html')));
   });
 });
+
+/**
+ * A legacy JWT with these claims (the signature is not checked by the build, so any will do).
+ * @param {Record<string, unknown>} claims
+ */
+function legacyKey(claims) {
+  return ['eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9', Buffer.from(JSON.stringify(claims)).toString('base64url'), 'c2lnbmF0dXJl'].join('.');
+}
+
+describe('the publishable key', () => {
+  test('VITE_SUPABASE_PUBLISHABLE_KEY alone configures the page: no warning, the backend in the policy', async () => {
+    const outDir = path.join(scratch, 'publishable');
+    const output = await buildApp({
+      outDir,
+      env: { VITE_SUPABASE_URL: BACKEND, VITE_SUPABASE_PUBLISHABLE_KEY: 'sb_publishable_AbCd_123', VITE_SUPABASE_ANON_KEY: undefined, VITE_LOGBOOK_OPEN: 'true' },
+    });
+    assert.deepEqual(output.filter((line) => line.startsWith(OPEN_WARNING)), []);
+    const html = await readFile(path.join(outDir, 'index.html'), 'utf8');
+    assert.deepEqual(policyOf(html)['connect-src'], ["'self'", BACKEND]);
+  });
+
+  test('both names set to the same key are accepted', async () => {
+    const outDir = path.join(scratch, 'both-same');
+    const output = await buildApp({
+      outDir,
+      env: { VITE_SUPABASE_URL: BACKEND, VITE_SUPABASE_PUBLISHABLE_KEY: ANON_KEY, VITE_SUPABASE_ANON_KEY: ANON_KEY, VITE_LOGBOOK_OPEN: 'true' },
+    });
+    assert.deepEqual(output.filter((line) => line.startsWith(OPEN_WARNING)), []);
+  });
+});
+
+describe('vite build refuses a key that would give every visitor full rights, naming its variable', () => {
+  /** @type {[string, string, string, RegExp][]} */
+  const cases = [
+    ['a secret key', 'VITE_SUPABASE_PUBLISHABLE_KEY', 'sb_secret_AbCd_123', /VITE_SUPABASE_PUBLISHABLE_KEY holds a secret key \(sb_secret_\.\.\.\): it would give every visitor/],
+    ['a secret key under the older name', 'VITE_SUPABASE_ANON_KEY', 'sb_secret_AbCd_123', /VITE_SUPABASE_ANON_KEY holds a secret key/],
+    ['a legacy service_role key', 'VITE_SUPABASE_ANON_KEY', legacyKey({ iss: 'supabase', role: 'service_role' }), /VITE_SUPABASE_ANON_KEY holds a service_role key/],
+  ];
+  for (const [title, variable, key, message] of cases) {
+    test(`${title} in ${variable}, even with the logbook closed`, async () => {
+      const outDir = path.join(scratch, `secret-${title.replaceAll(/\W+/g, '-')}`);
+      const env = { VITE_SUPABASE_URL: BACKEND, VITE_SUPABASE_PUBLISHABLE_KEY: undefined, VITE_SUPABASE_ANON_KEY: undefined, [variable]: key };
+      await assert.rejects(buildApp({ outDir, env }), (error) => {
+        assert.match(String(error), message);
+        assert.doesNotMatch(String(error), /AbCd_123/, 'the key itself is not printed');
+        return true;
+      });
+      assert.ok(!existsSync(path.join(outDir, 'index.html')), 'nothing is written');
+    });
+  }
+});
+
+describe('two different keys are a configuration error naming both variables', () => {
+  const BOTH = 'VITE_SUPABASE_PUBLISHABLE_KEY and VITE_SUPABASE_ANON_KEY are both set, to different keys';
+
+  test('vite build (keys from the environment or app/.env files) fails', async () => {
+    const outDir = path.join(scratch, 'two-keys');
+    const env = { VITE_SUPABASE_URL: BACKEND, VITE_SUPABASE_PUBLISHABLE_KEY: 'sb_publishable_AbCd_123', VITE_SUPABASE_ANON_KEY: ANON_KEY };
+    await assert.rejects(buildApp({ outDir, env }), (error) => {
+      assert.match(String(error), new RegExp(BOTH));
+      return true;
+    });
+  });
+
+  /** @type {[string, string, Record<string, string>, string][]} */
+  const launchers = [
+    ['npm run build', 'build.mjs', { VITE_SUPABASE_PUBLISHABLE_KEY: 'sb_publishable_a', VITE_SUPABASE_ANON_KEY: ANON_KEY }, BOTH],
+    ['npm start', 'start.mjs', { SUPABASE_URL: BACKEND, SUPABASE_PUBLISHABLE_KEY: 'sb_publishable_a', SUPABASE_ANON_KEY: ANON_KEY }, 'SUPABASE_PUBLISHABLE_KEY and SUPABASE_ANON_KEY are both set, to different keys'],
+    ['npm run preview', 'preview.mjs', { SUPABASE_URL: BACKEND, SUPABASE_PUBLISHABLE_KEY: 'sb_publishable_a', SUPABASE_ANON_KEY: ANON_KEY }, 'SUPABASE_PUBLISHABLE_KEY and SUPABASE_ANON_KEY are both set, to different keys'],
+  ];
+  for (const [command, script, env, message] of launchers) {
+    test(`${command} stops before any slow step`, async () => {
+      const child = spawn(process.execPath, [path.join(repoRoot, 'scripts', script)], {
+        cwd: repoRoot,
+        env: environmentWith({ NO_COLOR: '1', ...env }),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      /** @type {string[]} */
+      const output = [];
+      forEachLine(child.stdout, (line) => output.push(line));
+      forEachLine(child.stderr, (line) => output.push(line));
+      const { code } = await exited(child);
+      assert.equal(code, 1, output.join('\n'));
+      assert.deepEqual(output, [`${command}: ${message}: set only one (${message.split(' ')[0]} is the current name).`]);
+    });
+  }
+
+  test('npm start names the missing URL when only the publishable key is set', async () => {
+    const child = spawn(process.execPath, [path.join(repoRoot, 'scripts', 'start.mjs')], {
+      cwd: repoRoot,
+      env: environmentWith({ NO_COLOR: '1', SUPABASE_URL: undefined, SUPABASE_ANON_KEY: undefined, SUPABASE_PUBLISHABLE_KEY: 'sb_publishable_a' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    /** @type {string[]} */
+    const output = [];
+    forEachLine(child.stdout, (line) => output.push(line));
+    forEachLine(child.stderr, (line) => output.push(line));
+    const { code } = await exited(child);
+    assert.equal(code, 1, output.join('\n'));
+    assert.deepEqual(output, [
+      'npm start: SUPABASE_PUBLISHABLE_KEY is set but SUPABASE_URL is not. Set both to use a hosted Supabase project, or neither to use the local emulator.',
+    ]);
+  });
+});

@@ -37,6 +37,9 @@ export interface PageRecord {
 /** A page configuration variable a test leaves out on purpose. */
 export type PageConfigVariable = 'VITE_SUPABASE_URL' | 'VITE_SUPABASE_ANON_KEY';
 
+/** Which of the emulator's public keys the page is built with, under which variable. */
+export type PageKey = 'anon' | 'publishable';
+
 interface Fixtures {
   /** VITE_LOGBOOK_OPEN for this test's page. */
   logbookOpen: boolean;
@@ -44,6 +47,10 @@ interface Fixtures {
   missingConfig: PageConfigVariable | null;
   /** VITE_REQUEST_TIMEOUT_MS for this test's page; null leaves it unset (the client's default). */
   requestTimeoutMs: number | null;
+  /** The page's key: the legacy anon key (VITE_SUPABASE_ANON_KEY) or the publishable key (VITE_SUPABASE_PUBLISHABLE_KEY). */
+  pageKey: PageKey;
+  /** More emulator flags for this test (e.g. `--max-rows`). */
+  emulatorArgs: readonly string[];
   /** Set by the tests that provoke a CSP violation on purpose; any other violation fails the test. */
   expectCspViolations: boolean;
   stack: Stack;
@@ -64,18 +71,32 @@ interface WorkerFixtures {
   productionSite: ProductionSite;
 }
 
+/**
+ * The emulator's publishable key, from its "Publishable key: sb_publishable_..." line (scripts/lib/emulator.mjs
+ * exports it as `publishableKey`). Throws when this emulator does not print one.
+ */
+export function publishableKeyOf(emulator: RunningEmulator): string {
+  const key = (emulator as RunningEmulator & { publishableKey?: unknown }).publishableKey;
+  if (typeof key !== 'string' || !key.startsWith('sb_publishable_')) {
+    throw new Error('the emulator printed no "Publishable key: sb_publishable_..." line (RunningEmulator.publishableKey)');
+  }
+  return key;
+}
+
 /** The page's build-time configuration for a test. */
 function pageEnv(
-  emulator: { url: string; anonKey: string },
+  emulator: RunningEmulator,
   logbookOpen: boolean,
   missing: PageConfigVariable | null,
   requestTimeoutMs: number | null,
+  pageKey: PageKey,
 ) {
   const env: Record<string, string> = {
     VITE_SUPABASE_URL: emulator.url,
-    VITE_SUPABASE_ANON_KEY: emulator.anonKey,
     VITE_LOGBOOK_OPEN: String(logbookOpen),
   };
+  if (pageKey === 'publishable') env.VITE_SUPABASE_PUBLISHABLE_KEY = publishableKeyOf(emulator);
+  else env.VITE_SUPABASE_ANON_KEY = emulator.anonKey;
   if (missing !== null) env[missing] = '';
   if (requestTimeoutMs !== null) env.VITE_REQUEST_TIMEOUT_MS = String(requestTimeoutMs);
   return env;
@@ -86,6 +107,8 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
   logbookOpen: [true, { option: true }],
   missingConfig: [null, { option: true }],
   requestTimeoutMs: [null, { option: true }],
+  pageKey: ['anon', { option: true }],
+  emulatorArgs: [[], { option: true }],
   expectCspViolations: [false, { option: true }],
 
   productionSite: [
@@ -118,14 +141,18 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     { scope: 'worker' },
   ],
 
-  stack: async ({ logbookOpen, missingConfig, requestTimeoutMs, pageServer, productionSite }, use, testInfo) => {
+  stack: async (
+    { logbookOpen, missingConfig, requestTimeoutMs, pageKey, emulatorArgs, pageServer, productionSite },
+    use,
+    testInfo,
+  ) => {
     const output: string[] = [];
     const log = (name: string) => (line: string) => output.push(`[${name}] ${line}`);
     const port = pageServer === 'production' ? await productionSite.backendPort() : 0;
-    const emulator = await startEmulator({ port, db: ':memory:', onOutput: log('emulator') });
+    const emulator = await startEmulator({ port, db: ':memory:', extraArgs: [...emulatorArgs], onOutput: log('emulator') });
     let vite: RunningVite | undefined;
     try {
-      const env = pageEnv(emulator, logbookOpen, missingConfig, requestTimeoutMs);
+      const env = pageEnv(emulator, logbookOpen, missingConfig, requestTimeoutMs, pageKey);
       vite =
         pageServer === 'production'
           ? await startVitePreview({ outDir: await productionSite.build(env), port: await findFreePort(), onOutput: log('preview') })

@@ -1,5 +1,5 @@
 // The malformed-list corpus (tests/fixtures/malformed-lists/cases.json) in the browser: each body is served as the
-// 200 answer to both reads of the list, and the page must log "Error fetching logs:" with an Error carrying the
+// 200 answer to every read of the list (its first page fails), and the page must log "Error fetching logs:" with an Error carrying the
 // manifest's code, index and field, throw nothing, and still show the logbook (heading and form) with an empty list.
 // core/tests/malformed_lists.rs replays the same corpus against the Rust parser.
 import type { ConsoleMessage } from '@playwright/test';
@@ -8,7 +8,7 @@ import { malformedLists, type ExpectedError } from '../fixtures/corpora.mjs';
 
 test.skip(({ pageServer }) => pageServer === 'production', 'the corpus tests the client, which both builds share: dev server only');
 
-/** The newest screenful and the whole list are both read from this table. */
+/** The list's pages are read from this table. */
 const TABLE_URL = '**/rest/v1/geocache_logs*';
 
 /** A console.error call as the page made it. */

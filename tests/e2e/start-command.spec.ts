@@ -45,6 +45,7 @@ for (const { command, script, pageServer } of COMMANDS) {
     };
     delete env.SUPABASE_URL;
     delete env.SUPABASE_ANON_KEY;
+    delete env.SUPABASE_PUBLISHABLE_KEY;
     const start = spawn(process.execPath, [path.join(repoRoot, 'scripts', script)], {
       cwd: repoRoot,
       env,

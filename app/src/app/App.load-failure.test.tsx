@@ -9,7 +9,7 @@ import { reloadPage } from './reload-page';
 import { rootOptions } from './render-app';
 
 vi.mock('@/config/env', () => ({
-  env: { logbookOpen: true, supabaseUrl: 'http://127.0.0.1:54321', supabaseAnonKey: 'anon', requestTimeoutMs: undefined, configError: null },
+  env: { logbookOpen: true, supabaseUrl: 'http://127.0.0.1:54321', supabaseKey: 'anon', requestTimeoutMs: undefined, configError: null },
 }));
 vi.mock('./load-logbook', () => ({ loadLogbook: vi.fn(), loadedLogbook: vi.fn() }));
 vi.mock('./reload-page', () => ({ reloadPage: vi.fn() }));

@@ -11,7 +11,7 @@ import { rootOptions } from './render-app';
 const loaded = vi.hoisted(() => ({ logbook: false }));
 
 vi.mock('@/config/env', () => ({
-  env: { logbookOpen: true, supabaseUrl: 'http://127.0.0.1:54321', supabaseAnonKey: 'anon', requestTimeoutMs: undefined, configError: null },
+  env: { logbookOpen: true, supabaseUrl: 'http://127.0.0.1:54321', supabaseKey: 'anon', requestTimeoutMs: undefined, configError: null },
 }));
 vi.mock('@/features/logbook/components/logbook', async (importOriginal) => {
   loaded.logbook = true;
@@ -20,13 +20,10 @@ vi.mock('@/features/logbook/components/logbook', async (importOriginal) => {
 vi.mock('@/features/logbook/api/client', () => ({ getClient: vi.fn() }));
 
 const listEntries = vi.fn<() => Promise<EntryList>>();
-const listNewestEntries = vi.fn<(count: number) => Promise<EntryList>>();
 
 beforeEach(() => {
   listEntries.mockReset();
-  // The first screen never arrives: the whole list decides what is shown.
-  listNewestEntries.mockReset().mockReturnValue(new Promise(() => undefined));
-  vi.mocked(getClient).mockReturnValue({ listEntries, listNewestEntries } as unknown as ReturnType<typeof getClient>);
+  vi.mocked(getClient).mockReturnValue({ listEntries } as unknown as ReturnType<typeof getClient>);
 });
 
 const ann: LogEntry = { id: 1, created_at: '2024-05-01T10:00:00+00:00', name: 'Ann', message: 'First!' };

@@ -7,7 +7,7 @@ import { App } from './App';
 const loaded = vi.hoisted(() => ({ logbook: false, api: false, wasm: false, clientsCreated: 0 }));
 
 vi.mock('@/config/env', () => ({
-  env: { logbookOpen: false, supabaseUrl: 'http://127.0.0.1:54321', supabaseAnonKey: 'anon' },
+  env: { logbookOpen: false, supabaseUrl: 'http://127.0.0.1:54321', supabaseKey: 'anon' },
 }));
 vi.mock('@/features/logbook/components/logbook', () => {
   loaded.logbook = true;

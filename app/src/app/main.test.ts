@@ -6,7 +6,7 @@ import { takeConsoleErrors } from '@/testing/console';
 // Each factory runs only if its module is imported, so these record what the entry point loaded.
 const loaded = vi.hoisted(() => ({ renderApp: 0, prefetch: 0 }));
 const loadLogbook = vi.hoisted(() => vi.fn(() => Promise.resolve(() => null)));
-const env = vi.hoisted(() => ({ logbookOpen: false, supabaseUrl: '', supabaseAnonKey: '' }));
+const env = vi.hoisted(() => ({ logbookOpen: false, supabaseUrl: '', supabaseKey: '' }));
 const renderApp = vi.hoisted(() => vi.fn());
 const prefetchLogEntries = vi.hoisted(() => vi.fn());
 

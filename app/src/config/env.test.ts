@@ -10,13 +10,13 @@ describe('readEnv', () => {
     }
   });
 
-  it('passes the URL and anon key through unchanged', () => {
+  it('passes the URL and the legacy anon key through unchanged', () => {
     expect(
       readEnv({ VITE_SUPABASE_URL: ' http://127.0.0.1:54321/ ', VITE_SUPABASE_ANON_KEY: 'k.e.y' }),
     ).toEqual({
       logbookOpen: false,
       supabaseUrl: ' http://127.0.0.1:54321/ ',
-      supabaseAnonKey: 'k.e.y',
+      supabaseKey: 'k.e.y',
       requestTimeoutMs: undefined,
       configError: null,
     });
@@ -26,10 +26,45 @@ describe('readEnv', () => {
     expect(readEnv({})).toEqual({
       logbookOpen: false,
       supabaseUrl: '',
-      supabaseAnonKey: '',
+      supabaseKey: '',
       requestTimeoutMs: undefined,
       configError: null,
     });
+  });
+});
+
+describe('readEnv: the publishable key and the legacy anon key', () => {
+  it('reads the publishable key, and the anon key under its older name', () => {
+    expect(readEnv({ VITE_SUPABASE_PUBLISHABLE_KEY: 'sb_publishable_abc' })).toMatchObject({ supabaseKey: 'sb_publishable_abc', configError: null });
+    expect(readEnv({ VITE_SUPABASE_ANON_KEY: 'eyJ.x.y' })).toMatchObject({ supabaseKey: 'eyJ.x.y', configError: null });
+    // Empty is unset: the other one counts.
+    expect(readEnv({ VITE_SUPABASE_PUBLISHABLE_KEY: '', VITE_SUPABASE_ANON_KEY: 'eyJ.x.y' })).toMatchObject({ supabaseKey: 'eyJ.x.y', configError: null });
+  });
+
+  it('accepts both when they hold the same key', () => {
+    expect(readEnv({ VITE_SUPABASE_PUBLISHABLE_KEY: 'sb_publishable_abc', VITE_SUPABASE_ANON_KEY: 'sb_publishable_abc' })).toMatchObject({
+      supabaseKey: 'sb_publishable_abc',
+      configError: null,
+    });
+  });
+
+  it('reports two different keys as a ConfigError that names both variables, and passes no key on', () => {
+    const env = readEnv({
+      VITE_SUPABASE_PUBLISHABLE_KEY: 'sb_publishable_abc',
+      VITE_SUPABASE_ANON_KEY: 'eyJ.x.y',
+      VITE_REQUEST_TIMEOUT_MS: '30s',
+      VITE_LOGBOOK_OPEN: 'true',
+    });
+    expect(env.supabaseKey).toBe('');
+    expect(env.configError).toBeInstanceOf(Error);
+    expect(env.configError).toMatchObject({ name: 'ConfigError', code: 'key_conflict' });
+    expect(env.configError?.message).toBe(
+      'VITE_SUPABASE_PUBLISHABLE_KEY and VITE_SUPABASE_ANON_KEY are both set, to different keys: set only one ' +
+        '(VITE_SUPABASE_PUBLISHABLE_KEY is the current name).',
+    );
+    // Neither key is repeated in the message, which ends up in the console.
+    expect(env.configError?.message).not.toMatch(/sb_publishable_abc|eyJ/);
+    expect(env.logbookOpen).toBe(true);
   });
 });
 

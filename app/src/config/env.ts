@@ -1,4 +1,6 @@
-import { readRequestTimeout, type PageConfigError } from './request-timeout';
+import type { PageConfigError } from './page-config-error';
+import { readRequestTimeout } from './request-timeout';
+import { readSupabaseKey } from './supabase-key';
 
 export type { PageConfigError };
 
@@ -6,11 +8,13 @@ export interface AppEnv {
   /** Shows the logbook instead of the teaser. Set only by configuration (`LOGBOOK_OPEN`), never by the page. */
   readonly logbookOpen: boolean;
   readonly supabaseUrl: string;
-  readonly supabaseAnonKey: string;
+  /** The publishable key (VITE_SUPABASE_PUBLISHABLE_KEY) or the legacy anon key (VITE_SUPABASE_ANON_KEY). */
+  readonly supabaseKey: string;
   /** How long the client waits for a response, in ms (`REQUEST_TIMEOUT_MS`); undefined: the client's default. */
   readonly requestTimeoutMs: number | undefined;
   /**
-   * A setting the page itself rejects (a `REQUEST_TIMEOUT_MS` that is not a positive whole number), or null.
+   * A setting the page itself rejects (two different keys, or a `REQUEST_TIMEOUT_MS` that is not a positive whole
+   * number), or null.
    * Like a missing URL or key, it is reported when the logbook first calls the client, not at startup: the
    * teaser does not depend on it.
    */
@@ -24,13 +28,15 @@ type EnvSource = Readonly<Partial<Record<string, unknown>>>;
  * the client reports them with supabase-js's own messages when the logbook first calls it.
  */
 export function readEnv(source: EnvSource): AppEnv {
+  const key = readSupabaseKey(source.VITE_SUPABASE_PUBLISHABLE_KEY, source.VITE_SUPABASE_ANON_KEY);
   const requestTimeout = readRequestTimeout(source.VITE_REQUEST_TIMEOUT_MS);
   return {
     logbookOpen: source.VITE_LOGBOOK_OPEN === 'true',
     supabaseUrl: asString(source.VITE_SUPABASE_URL),
-    supabaseAnonKey: asString(source.VITE_SUPABASE_ANON_KEY),
+    supabaseKey: key.ok ? key.key : '',
     requestTimeoutMs: requestTimeout.ok ? requestTimeout.ms : undefined,
-    configError: requestTimeout.ok ? null : requestTimeout.error,
+    // The key first: with two keys nothing can be sent, whatever the timeout.
+    configError: !key.ok ? key.error : requestTimeout.ok ? null : requestTimeout.error,
   };
 }
 

@@ -1,4 +1,7 @@
 // No imports from the page: app/build/production-page.ts reads the same setting at build time, in Node.
+import { pageConfigError, type PageConfigError } from './page-config-error';
+
+export type { PageConfigError };
 
 /** The configuration variable, as the page reads it (`REQUEST_TIMEOUT_MS` for npm start and npm run preview). */
 export const REQUEST_TIMEOUT_VARIABLE = 'VITE_REQUEST_TIMEOUT_MS';
@@ -8,12 +11,6 @@ export const REQUEST_TIMEOUT_VARIABLE = 'VITE_REQUEST_TIMEOUT_MS';
  * once, so every request would time out immediately.
  */
 export const MAX_REQUEST_TIMEOUT_MS = 2_147_483_647;
-
-/** The page's own configuration error: named and shaped as the client's ConfigError, and reported the same way. */
-export interface PageConfigError extends Error {
-  readonly name: 'ConfigError';
-  readonly code: 'request_timeout_invalid';
-}
 
 export type RequestTimeoutSetting =
   /** `ms` undefined: not set, the client's default applies. */
@@ -32,5 +29,5 @@ export function readRequestTimeout(value: unknown): RequestTimeoutSetting {
   const message =
     `${REQUEST_TIMEOUT_VARIABLE} must be a whole number of milliseconds from 1 to ${MAX_REQUEST_TIMEOUT_MS}, ` +
     `e.g. 30000 (got ${typeof value === 'string' ? JSON.stringify(value) : `a ${typeof value}`}).`;
-  return { ok: false, error: Object.assign(new Error(message), { name: 'ConfigError', code: 'request_timeout_invalid' } as const) };
+  return { ok: false, error: pageConfigError('request_timeout_invalid', message) };
 }

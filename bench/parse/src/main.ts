@@ -1,12 +1,14 @@
-// Times, in the browser, getting the entries from the response bytes to what a React list renders from:
-// our wasm client against the peer's JSON.parse + zod, on the same bytes served from this page's origin
-// (bench/lib/parse-bench.mjs serves them and drives this page).
+// Times, in the browser, getting every entry from the response bytes to what a React list renders from: our
+// wasm client against the peer's JSON.parse + zod, on the same bytes served from this page's origin
+// (bench/lib/parse-bench.mjs serves them and drives this page). The server caps a read at 1,000 rows, so every
+// variant reads the list as the page does: keyset pages of 1,000, newest first, until the empty page.
 import { createClient as createSupabaseClient } from '@supabase/supabase-js';
 import { createClient, parseEntriesForBenchmark, type EntryList } from 'geocache-client';
-import { LogEntriesSchema } from '../../peer/src/logbook/schema';
+import { LogEntriesSchema, type LogEntry } from '../../peer/src/logbook/schema';
 
 const KEY = 'parse-benchmark-key'; // the fixture server ignores it; both clients need one
-const listUrl = `${location.origin}/rest/v1/geocache_logs?select=*&order=created_at.desc`;
+const PAGE_SIZE = 1000;
+const listUrl = `${location.origin}/rest/v1/geocache_logs`;
 const headers = { apikey: KEY, Authorization: `Bearer ${KEY}` };
 
 const ours = createClient(location.origin, KEY, { auth: { autoRefreshToken: false, persistSession: false } });
@@ -26,10 +28,38 @@ function readFirstScreen(list: EntryList): number {
   return list.length;
 }
 
-let cachedBytes: Uint8Array | undefined;
-async function responseBytes(): Promise<Uint8Array> {
-  cachedBytes ??= new Uint8Array(await (await fetch(listUrl, { headers })).arrayBuffer());
-  return cachedBytes;
+/** The keyset filter after an entry, as our client writes it. */
+function after(last: LogEntry): string {
+  const quoted = `"${last.created_at.replace(/["\\]/g, (c) => `\\${c}`)}"`;
+  return `created_at.lt.${quoted},and(created_at.eq.${quoted},id.lt.${last.id})`;
+}
+
+/** The query of a page after `last` (the first page without one). */
+function pageQuery(last: LogEntry | undefined): string {
+  const query = new URLSearchParams({ select: '*', order: 'created_at.desc,id.desc', limit: String(PAGE_SIZE) });
+  if (last) query.set('or', `(${after(last)})`);
+  return query.toString();
+}
+
+/** Reads pages until the empty one, each validated by `page`; returns every entry. */
+async function readPages(page: (last: LogEntry | undefined) => Promise<LogEntry[]>): Promise<LogEntry[]> {
+  const all: LogEntry[] = [];
+  for (;;) {
+    const rows = await page(all.at(-1));
+    if (rows.length === 0) return all;
+    for (const row of rows) all.push(row);
+  }
+}
+
+let cachedPages: Uint8Array[] | undefined;
+/** The recorded pages' bytes, in order (the fixture server lists their queries). */
+async function responsePages(): Promise<Uint8Array[]> {
+  if (cachedPages) return cachedPages;
+  const queries = (await (await fetch(`${location.origin}/fixture/pages`)).json()) as string[];
+  const pages: Uint8Array[] = [];
+  for (const query of queries) pages.push(new Uint8Array(await (await fetch(`${listUrl}?${query}`, { headers })).arrayBuffer()));
+  cachedPages = pages;
+  return pages;
 }
 
 /** Each variant resolves to the number of entries it produced, and what to release outside the timing. */
@@ -39,37 +69,58 @@ interface Outcome {
 }
 
 const variants: Record<string, () => Promise<Outcome>> = {
-  // Our page's whole path: request, parse, validate, order newest first, first screen read by React.
+  // Our page's whole path: every page requested, parsed, validated and ordered, first screen read by React.
   ours: async () => {
     const list = await ours.listEntries();
     return { entries: readFirstScreen(list), release: () => list.free() };
   },
-  // The peer's path without supabase-js's wrapper: the same request, text, JSON.parse, zod.
+  // The peer's parsing on the same requests, without supabase-js's wrapper: text, JSON.parse, zod per page.
   'peer-fetch-json-zod': async () => {
-    const response = await fetch(listUrl, { headers });
-    return { entries: LogEntriesSchema.parse(JSON.parse(await response.text())).length };
+    const all = await readPages(async (last) => {
+      const response = await fetch(`${listUrl}?${pageQuery(last)}`, { headers });
+      return LogEntriesSchema.parse(JSON.parse(await response.text()));
+    });
+    return { entries: all.length };
   },
-  // The peer page's own path: supabase-js (which reads the text and JSON.parses it), then zod.
+  // The same pages through supabase-js (which reads the text and JSON.parses it), then zod.
   'peer-supabase-zod': async () => {
-    const { data, error } = await supabase.from('geocache_logs').select('*').order('created_at', { ascending: false });
-    if (error) throw error;
-    return { entries: LogEntriesSchema.parse(data).length };
+    const all = await readPages(async (last) => {
+      let query = supabase
+        .from('geocache_logs')
+        .select('*')
+        .order('created_at', { ascending: false })
+        .order('id', { ascending: false })
+        .limit(PAGE_SIZE);
+      if (last) query = query.or(after(last));
+      const { data, error } = await query;
+      if (error) throw new Error(error.message);
+      return LogEntriesSchema.parse(data);
+    });
+    return { entries: all.length };
   },
-  // The transport alone, for reference.
+  // The transport alone, for reference: the same requests, bytes only.
   'fetch-only': async () => {
-    const response = await fetch(listUrl, { headers });
-    return { entries: (await response.arrayBuffer()).byteLength };
+    const queries = (await (await fetch(`${location.origin}/fixture/pages`)).json()) as string[];
+    let bytes = 0;
+    for (const query of queries) bytes += (await (await fetch(`${listUrl}?${query}`, { headers })).arrayBuffer()).byteLength;
+    return { entries: bytes };
   },
-  // Parsing and validation alone, from bytes already in memory: our core (decode, validate, order) ...
-  'memory-ours-core': async () => ({ entries: parseEntriesForBenchmark(await responseBytes()) }),
+  // Parsing and validation alone, from the pages' bytes already in memory: our core (decode, validate, order) ...
+  'memory-ours-core': async () => {
+    let entries = 0;
+    for (const page of await responsePages()) entries += parseEntriesForBenchmark(page);
+    return { entries };
+  },
   // ... against UTF-8 decoding, JSON.parse and zod, and JSON.parse without validation.
   'memory-json-zod': async () => {
-    const text = new TextDecoder().decode(await responseBytes());
-    return { entries: LogEntriesSchema.parse(JSON.parse(text)).length };
+    let entries = 0;
+    for (const page of await responsePages()) entries += LogEntriesSchema.parse(JSON.parse(new TextDecoder().decode(page))).length;
+    return { entries };
   },
   'memory-json': async () => {
-    const text = new TextDecoder().decode(await responseBytes());
-    return { entries: (JSON.parse(text) as unknown[]).length };
+    let entries = 0;
+    for (const page of await responsePages()) entries += (JSON.parse(new TextDecoder().decode(page)) as unknown[]).length;
+    return { entries };
   },
 };
 
@@ -102,7 +153,7 @@ async function measure(names: string[], options: MeasureOptions) {
     if (!run) throw new Error(`unknown variant ${name}`);
     return run;
   });
-  cachedBytes = undefined;
+  cachedPages = undefined;
   const entries = names.map(() => 0);
   const timesMs = names.map((): number[] => []);
   for (let i = 0; i < options.warmup; i += 1) for (const run of runs) await once(run);

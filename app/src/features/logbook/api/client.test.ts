@@ -9,7 +9,7 @@ vi.mock('geocache-client', () => ({ createClient: vi.fn() }));
 beforeEach(() => {
   vi.resetModules();
   vi.mocked(createClient).mockReset();
-  Object.assign(env, { logbookOpen: true, supabaseUrl: '', supabaseAnonKey: '', requestTimeoutMs: undefined, configError: null });
+  Object.assign(env, { logbookOpen: true, supabaseUrl: '', supabaseKey: '', requestTimeoutMs: undefined, configError: null });
 });
 
 async function freshClientModule() {
@@ -30,7 +30,7 @@ describe('getClient', () => {
   });
 
   it('creates the client once, from the configured URL and anon key, and reuses it', async () => {
-    Object.assign(env, { supabaseUrl: 'http://127.0.0.1:54321', supabaseAnonKey: 'anon-key' });
+    Object.assign(env, { supabaseUrl: 'http://127.0.0.1:54321', supabaseKey: 'anon-key' });
     const client = { listEntries: vi.fn() };
     vi.mocked(createClient).mockReturnValue(client as unknown as ReturnType<typeof createClient>);
     const { getClient } = await freshClientModule();
@@ -42,7 +42,7 @@ describe('getClient', () => {
   });
 
   it('passes a configured request timeout as { requestTimeoutMs }', async () => {
-    Object.assign(env, { supabaseUrl: 'http://127.0.0.1:54321', supabaseAnonKey: 'anon-key', requestTimeoutMs: 5000 });
+    Object.assign(env, { supabaseUrl: 'http://127.0.0.1:54321', supabaseKey: 'anon-key', requestTimeoutMs: 5000 });
     const client = { listEntries: vi.fn() };
     vi.mocked(createClient).mockReturnValue(client as unknown as ReturnType<typeof createClient>);
     const { getClient } = await freshClientModule();
@@ -66,7 +66,7 @@ describe('getClient', () => {
 
   it("throws the page's own ConfigError (an invalid request timeout) as it would the client's, creating no client", async () => {
     const error = pageConfigError();
-    Object.assign(env, { supabaseUrl: 'http://127.0.0.1:54321', supabaseAnonKey: 'anon-key', configError: error });
+    Object.assign(env, { supabaseUrl: 'http://127.0.0.1:54321', supabaseKey: 'anon-key', configError: error });
     const { getClient } = await freshClientModule();
 
     expect(() => getClient()).toThrow(error);

@@ -16,8 +16,8 @@ export function getClient(): Client {
 }
 
 function createConfiguredClient(): Client {
-  const { supabaseUrl, supabaseAnonKey, requestTimeoutMs } = env;
+  const { supabaseUrl, supabaseKey, requestTimeoutMs } = env;
   // Unset: no options at all, so the client's own default (30 s) applies.
-  if (requestTimeoutMs === undefined) return createClient(supabaseUrl, supabaseAnonKey);
-  return createClient(supabaseUrl, supabaseAnonKey, { requestTimeoutMs });
+  if (requestTimeoutMs === undefined) return createClient(supabaseUrl, supabaseKey);
+  return createClient(supabaseUrl, supabaseKey, { requestTimeoutMs });
 }

@@ -1,7 +1,8 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { getClient } from './client';
-import { fakeEntryList } from './fake-entry-list';
-import { fetchLogEntries, fetchNewestEntries } from './list-entries';
+import { startEntryPages } from './entry-pages';
+import { fakeEntryList, freeSpy } from './fake-entry-list';
+import { fakeReads, readAt } from './fake-paged-read';
 import { signLogbook } from './sign-logbook';
 
 vi.mock('./client', () => ({ getClient: vi.fn() }));
@@ -12,23 +13,48 @@ beforeEach(() => {
   vi.mocked(getClient).mockReset();
 });
 
+function clientReading() {
+  const reads = fakeReads();
+  vi.mocked(getClient).mockReturnValue({ listEntries: reads.listEntries } as unknown as ReturnType<typeof getClient>);
+  return reads;
+}
+
+describe('startEntryPages', () => {
+  it('resolves to what the client returned, after handing each page to the subscriber', async () => {
+    const reads = clientReading();
+    const pages = startEntryPages();
+    const seen: number[] = [];
+    pages.subscribe((soFar) => seen.push(soFar.length));
+    readAt(reads, 0).page([{ id: 2, created_at: '2024-01-02T00:00:00+00:00', name: 'Bo', message: 'TFTC' }]);
+    const all = fakeEntryList([]);
+    await readAt(reads, 0).finish(all);
+    await expect(pages.done).resolves.toBe(all);
+    expect(seen).toEqual([1]);
+  });
+
+  it('keeps only the newest page until someone subscribes, freeing the ones it passed over', () => {
+    const reads = clientReading();
+    const pages = startEntryPages();
+    const first = readAt(reads, 0).page([]);
+    const second = readAt(reads, 0).page([]);
+    expect(freeSpy(first)).toHaveBeenCalledTimes(1);
+    const seen: unknown[] = [];
+    pages.subscribe((soFar) => seen.push(soFar));
+    expect(seen).toEqual([second]);
+    expect(freeSpy(second)).not.toHaveBeenCalled();
+    expect(() => pages.subscribe(() => undefined)).toThrow(/already have a subscriber/);
+  });
+
+  it('does not count a rejection as unhandled before anyone takes the read over', async () => {
+    const reads = clientReading();
+    const pages = startEntryPages();
+    const error = new Error('page 1: offline');
+    await readAt(reads, 0).fail(error);
+    await expect(pages.done).rejects.toBe(error);
+  });
+});
+
 describe('fetchers', () => {
-  it('fetchLogEntries resolves to what the client returned', async () => {
-    const entries = fakeEntryList([{ id: 1, created_at: '2024-01-01T00:00:00+00:00', name: 'Ann', message: 'Hi' }]);
-    vi.mocked(getClient).mockReturnValue({ listEntries: () => Promise.resolve(entries) } as unknown as ReturnType<
-      typeof getClient
-    >);
-    await expect(fetchLogEntries()).resolves.toBe(entries);
-  });
-
-  it('fetchNewestEntries asks for that many entries and resolves to what the client returned', async () => {
-    const entries = fakeEntryList([]);
-    const listNewestEntries = vi.fn(() => Promise.resolve(entries));
-    vi.mocked(getClient).mockReturnValue({ listNewestEntries } as unknown as ReturnType<typeof getClient>);
-    await expect(fetchNewestEntries(30)).resolves.toBe(entries);
-    expect(listNewestEntries).toHaveBeenCalledExactlyOnceWith(30);
-  });
-
   it('signLogbook passes the entry through untouched', async () => {
     const sign = vi.fn(() => Promise.resolve(undefined));
     vi.mocked(getClient).mockReturnValue({ signLogbook: sign } as unknown as ReturnType<typeof getClient>);
@@ -41,11 +67,9 @@ describe('fetchers', () => {
     vi.mocked(getClient).mockImplementation(() => {
       throw configError;
     });
-    const listing = fetchLogEntries();
-    const newest = fetchNewestEntries(30);
+    const listing = startEntryPages().done;
     const signing = signLogbook({ name: 'Ann', message: 'Hi' });
     await expect(listing).rejects.toBe(configError);
-    await expect(newest).rejects.toBe(configError);
     await expect(signing).rejects.toBe(configError);
   });
 });

@@ -1,9 +1,9 @@
-import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
-import type { EntryList, LogEntry } from 'geocache-client';
-import { getClient } from './client';
-import { withNewest } from './newest-first';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { EntryList, ListOptions, LogEntry } from 'geocache-client';
+import { useEntryListMemory, type Shown } from './entry-list-memory';
+import { startEntryPages, type EntryPages } from './entry-pages';
 
-export type { EntryList, LogEntry };
+export type { EntryList, ListOptions, LogEntry };
 
 /**
  * What the list reads: the entries, newest first, one field of one row at a time. An `EntryList`
@@ -11,7 +11,7 @@ export type { EntryList, LogEntry };
  */
 export type EntryRows = Pick<EntryList, 'length' | 'ids' | 'createdAt' | 'name' | 'message'>;
 
-/** The list before the first load succeeds. Its readers are never called: it has no rows. */
+/** The list before the first page arrives. Its readers are never called: it has no rows. */
 const NO_ENTRIES: EntryRows = {
   length: 0,
   ids: () => new Float64Array(),
@@ -24,78 +24,41 @@ function noRow(): never {
   throw new RangeError('index out of range: the list has 0 entries');
 }
 
-/** How many of the newest entries a load shows while the whole list is still on its way. */
-export const FIRST_SCREEN = 30;
-
-/** All entries, newest first (the client guarantees the order). Rejects with the client's error. */
-export async function fetchLogEntries(): Promise<EntryList> {
-  // Awaited inside the async function so a client-creation failure becomes a rejection too.
-  return await getClient().listEntries();
-}
-
-/** The newest `count` entries, validated and ordered as the whole list is. */
-export async function fetchNewestEntries(count: number): Promise<EntryList> {
-  return await getClient().listNewestEntries(count);
-}
-
-/** The two requests of a load: the whole list and, to show sooner, its newest screenful. */
-interface Load {
-  readonly all: Promise<EntryList>;
-  readonly newest: Promise<EntryList>;
-}
-
-function startLoad(): Load {
-  // The small request goes first, so a server that answers in turn does not hold it behind the big one.
-  const newest = fetchNewestEntries(FIRST_SCREEN);
-  const load = { all: fetchLogEntries(), newest };
-  // Until the hook takes them over, a rejection must not count as unhandled.
-  load.all.catch(() => undefined);
-  load.newest.catch(() => undefined);
-  return load;
-}
-
-let prefetched: Load | undefined;
+let prefetched: EntryPages | undefined;
 
 /**
- * Starts the first load as soon as the client is ready, before React has rendered the logbook; the
- * logbook's first load takes it over (an error then reaches the same console.error).
+ * Starts the first read as soon as the client is ready, before React has rendered the logbook; the
+ * logbook's first load takes it over, pages already read included (an error then reaches the same
+ * console.error).
  */
 export function prefetchLogEntries(): void {
-  prefetched ??= startLoad();
+  prefetched ??= startEntryPages();
 }
 
-/** The prefetched load, once: later loads fetch afresh. */
-function takePrefetched(): Load | undefined {
+/** The prefetched read, once: later loads read afresh. */
+function takePrefetched(): EntryPages | undefined {
   const taken = prefetched;
   prefetched = undefined;
   return taken;
 }
 
 export interface LogEntriesState {
-  /** The last successfully loaded list; empty until a load succeeds. */
+  /** What is shown: the entries read so far, newest first; empty until the first page arrives. */
   readonly entries: EntryRows;
-  /** Loads the list again; the newest request wins. */
+  /** Reads the list again; the newest read wins. */
   readonly reload: () => void;
 }
 
-/** What the list shows, and the client lists it reads from (freed once nothing shown reads them). */
-interface Shown {
-  readonly rows: EntryRows;
-  readonly lists: readonly EntryList[];
-}
-
-const only = (list: EntryList): Shown => ({ rows: list, lists: [list] });
-
 /**
- * Loads the entries on mount and on `reload()`; a failed load is logged and leaves the list as it
- * was. Each load also asks for the newest screenful, which usually answers first: the first load
- * shows it at once, and a reload (after a sign) puts it on top of the list already shown. Either is
- * replaced by the whole list when it arrives, and taken back if the whole list fails, whose error is
- * the only one logged.
+ * Reads every entry on mount and on `reload()`, in pages, and shows each page as it arrives, so the first
+ * screen appears with the first page and the list grows as older pages come in. A reload (after a sign) shows
+ * its fresh pages so far followed by the older part of the list shown before (nothing shown disappears while it
+ * runs), and its whole list replaces both at the end, so entries removed meanwhile go away. A failed page is
+ * logged and leaves what is shown.
  */
 export function useLogEntries(): LogEntriesState {
   const [shown, setShown] = useState<Shown | null>(null);
-  const committed = useCommittedAndFreeReplaced(shown);
+  const { latest, show, release } = useEntryListMemory(shown);
   const latestRequest = useRef(0);
   const mounted = useRef(false);
 
@@ -103,40 +66,33 @@ export function useLogEntries(): LogEntriesState {
     (first: boolean) => {
       if (!mounted.current) return;
       const request = ++latestRequest.current;
-      // A slower, older response must not overwrite a newer one, nor touch an unmounted component.
+      // A slower, older read must not overwrite a newer one, nor touch an unmounted component.
       const current = () => mounted.current && request === latestRequest.current;
-      const { all, newest } = (first ? takePrefetched() : undefined) ?? startLoad();
-      let allSettled = false;
-      let before: Shown | null | undefined;
-      newest.then(
-        (loaded) => {
-          const base = committed.current;
-          const rows = base ? withNewest(loaded, base.rows) : loaded;
-          if (allSettled || !current() || !rows) {
-            // Its wasm memory is given back at once.
-            loaded.free();
-            return;
-          }
-          before = base;
-          setShown({ rows, lists: [loaded, ...(base?.lists ?? [])] });
-        },
-        // Only the whole list's outcome is reported.
-        () => undefined,
-      );
-      all.then(
-        (loaded) => {
-          allSettled = true;
-          if (current()) setShown(only(loaded));
-          else loaded.free();
+      const pages = (first ? takePrefetched() : undefined) ?? startEntryPages();
+      // What a reload reads over: the list shown (or about to be) when it started, kept until the reload ends.
+      const previous = latest.current?.rows;
+      const display = (next: Shown) => {
+        show(next);
+        setShown(next);
+      };
+      pages.subscribe((soFar) => {
+        if (!current()) return release(soFar);
+        if (previous === undefined) return display({ rows: soFar, lists: [soFar] });
+        const merged = soFar.withOlderFrom(previous);
+        // `soFar` stays listed: the client may resolve to this very handle.
+        display({ rows: merged, lists: [merged, soFar, previous] });
+      });
+      pages.done.then(
+        (all) => {
+          if (current()) display({ rows: all, lists: [all] });
+          else release(all);
         },
         (error: unknown) => {
-          allSettled = true;
           console.error('Error fetching logs:', error);
-          if (before !== undefined && current()) setShown(before);
         },
       );
     },
-    [committed],
+    [latest, show, release],
   );
 
   const reload = useCallback(() => load(false), [load]);
@@ -150,22 +106,4 @@ export function useLogEntries(): LogEntriesState {
   }, [load]);
 
   return { entries: shown?.rows ?? NO_ENTRIES, reload };
-}
-
-/**
- * The last committed `Shown` (what a reload builds on), and freeing: a client list's wasm memory is
- * given back once the committed `Shown` no longer reads from it (the last one is left to garbage
- * collection). Runs after the commit, so nothing renders a freed list, and it is safe under
- * StrictMode's repeated effects.
- */
-function useCommittedAndFreeReplaced(shown: Shown | null): RefObject<Shown | null> {
-  const committed = useRef<Shown | null>(null);
-  useEffect(() => {
-    const replaced = committed.current;
-    committed.current = shown;
-    for (const list of replaced?.lists ?? []) {
-      if (!shown?.lists.includes(list)) list.free();
-    }
-  }, [shown]);
-  return committed;
 }

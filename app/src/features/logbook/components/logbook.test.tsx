@@ -1,3 +1,4 @@
+import { StrictMode } from 'react';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -5,30 +6,28 @@ import { deferred } from '@/testing/deferred';
 import { expectConsoleErrors } from '@/testing/console';
 import { getClient } from '../api/client';
 import { fakeEntryList, freeSpy } from '../api/fake-entry-list';
-import { FIRST_SCREEN, prefetchLogEntries, type EntryList, type LogEntry } from '../api/list-entries';
+import { fakeReads, readAt, type FakeReads } from '../api/fake-paged-read';
+import { prefetchLogEntries, type EntryList, type ListOptions, type LogEntry } from '../api/list-entries';
 import type { NewEntry } from '../api/sign-logbook';
 import { Logbook } from './logbook';
 
 vi.mock('../api/client', () => ({ getClient: vi.fn() }));
 
-const listEntries = vi.fn<() => Promise<EntryList>>();
-const listNewestEntries = vi.fn<(count: number) => Promise<EntryList>>();
+const listEntries = vi.fn<(options?: ListOptions) => Promise<EntryList>>();
 const signLogbook = vi.fn<(entry: NewEntry) => Promise<void>>();
 
 beforeEach(() => {
   listEntries.mockReset();
-  // Unless a test says otherwise, the first screen never arrives: the whole list decides what is shown.
-  listNewestEntries.mockReset().mockReturnValue(new Promise(() => undefined));
   signLogbook.mockReset();
   vi.mocked(getClient).mockReset();
-  vi.mocked(getClient).mockReturnValue({ listEntries, listNewestEntries, signLogbook } as unknown as ReturnType<
-    typeof getClient
-  >);
+  // No other read: the first page is the first screen.
+  vi.mocked(getClient).mockReturnValue({ listEntries, signLogbook } as unknown as ReturnType<typeof getClient>);
 });
 
 const ann: LogEntry = { id: 1, created_at: '2024-05-01T10:00:00+00:00', name: 'Ann', message: 'First!' };
 const bo: LogEntry = { id: 2, created_at: '2024-05-02T10:00:00+00:00', name: 'Bo', message: 'TFTC' };
 const cy: LogEntry = { id: 3, created_at: '2024-05-03T10:00:00+00:00', name: 'Cy', message: 'Hi' };
+const dee: LogEntry = { id: 4, created_at: '2024-05-04T10:00:00+00:00', name: 'Dee', message: 'Yo' };
 
 function logbookError(message: string) {
   return Object.assign(new Error(message), { name: 'LogbookError', code: 'network_error', status: 0, retryable: true });
@@ -206,125 +205,6 @@ describe('loading the list', () => {
     expect(listEntries).toHaveBeenCalledTimes(1);
   });
 
-  it('shows the newest entries first, then the whole list', async () => {
-    const firstScreen = fakeEntryList([bo]);
-    const all = deferred<EntryList>();
-    listNewestEntries.mockResolvedValueOnce(firstScreen);
-    listEntries.mockReturnValueOnce(all.promise);
-    render(<Logbook />);
-
-    await waitFor(() => expect(shownNames()).toEqual(['Bo']));
-    expect(listNewestEntries).toHaveBeenCalledExactlyOnceWith(FIRST_SCREEN);
-    await act(async () => {
-      all.resolve(fakeEntryList([bo, ann]));
-      await all.promise;
-    });
-    expect(shownNames()).toEqual(['Bo', 'Ann']);
-    expect(freeSpy(firstScreen)).toHaveBeenCalledTimes(1);
-  });
-
-  it('after a sign, puts the newest entries on top of the shown list until the whole list arrives', async () => {
-    const before = fakeEntryList([bo, ann]);
-    listEntries.mockResolvedValueOnce(before);
-    render(<Logbook />);
-    await waitFor(() => expect(shownNames()).toEqual(['Bo', 'Ann']));
-
-    const newest = fakeEntryList([cy, bo]);
-    const all = deferred<EntryList>();
-    listNewestEntries.mockResolvedValueOnce(newest);
-    listEntries.mockReturnValueOnce(all.promise);
-    signLogbook.mockResolvedValueOnce(undefined);
-    const user = await fillIn('Cy', 'Hi');
-    await user.click(signButton());
-    await waitFor(() => expect(shownNames()).toEqual(['Cy', 'Bo', 'Ann']));
-    expect(freeSpy(before)).not.toHaveBeenCalled();
-
-    const after = fakeEntryList([cy, bo, ann]);
-    await act(async () => {
-      all.resolve(after);
-      await all.promise;
-    });
-    expect(shownNames()).toEqual(['Cy', 'Bo', 'Ann']);
-    expect(freeSpy(before)).toHaveBeenCalledTimes(1);
-    expect(freeSpy(newest)).toHaveBeenCalledTimes(1);
-    expect(freeSpy(after)).not.toHaveBeenCalled();
-  });
-
-  it('after a sign, does not guess when the newest entries do not reach the shown list', async () => {
-    await renderLoaded([ann]);
-    const dee: LogEntry = { id: 4, created_at: '2024-05-04T10:00:00+00:00', name: 'Dee', message: 'Yo' };
-    const newest = fakeEntryList([dee, cy]);
-    const all = deferred<EntryList>();
-    listNewestEntries.mockResolvedValueOnce(newest);
-    listEntries.mockReturnValueOnce(all.promise);
-    signLogbook.mockResolvedValueOnce(undefined);
-    const user = await fillIn('Dee', 'Yo');
-    await user.click(signButton());
-    await waitFor(() => expect(freeSpy(newest)).toHaveBeenCalledTimes(1));
-    expect(shownNames()).toEqual(['Ann']);
-
-    await act(async () => {
-      all.resolve(fakeEntryList([dee, cy, bo, ann]));
-      await all.promise;
-    });
-    expect(shownNames()).toEqual(['Dee', 'Cy', 'Bo', 'Ann']);
-  });
-
-  it('takes the newest entries back off when the whole list then fails, and logs that failure', async () => {
-    await renderLoaded([bo, ann]);
-    const error = logbookError('server error');
-    const all = deferred<EntryList>();
-    listNewestEntries.mockResolvedValueOnce(fakeEntryList([cy, bo]));
-    listEntries.mockReturnValueOnce(all.promise);
-    signLogbook.mockResolvedValueOnce(undefined);
-    const user = await fillIn('Cy', 'Hi');
-    await user.click(signButton());
-    await waitFor(() => expect(shownNames()).toEqual(['Cy', 'Bo', 'Ann']));
-
-    await act(async () => {
-      all.reject(error);
-      await all.promise.catch(() => undefined);
-    });
-    await waitFor(() => expectConsoleErrors([['Error fetching logs:', error]]));
-    expect(shownNames()).toEqual(['Bo', 'Ann']);
-  });
-
-  it('drops a first screen that arrives after the whole list', async () => {
-    const firstScreen = deferred<EntryList>();
-    const late = fakeEntryList([bo]);
-    listNewestEntries.mockReturnValueOnce(firstScreen.promise);
-    await renderLoaded([bo, ann]);
-    await act(async () => {
-      firstScreen.resolve(late);
-      await firstScreen.promise;
-    });
-    expect(shownNames()).toEqual(['Bo', 'Ann']);
-    expect(freeSpy(late)).toHaveBeenCalledTimes(1);
-  });
-
-  it('when the whole list fails after its first screen, shows no entries and logs only that failure', async () => {
-    const error = logbookError('schema mismatch at entry 5,000');
-    const all = deferred<EntryList>();
-    listNewestEntries.mockResolvedValueOnce(fakeEntryList([bo]));
-    listEntries.mockReturnValueOnce(all.promise);
-    render(<Logbook />);
-    await waitFor(() => expect(shownNames()).toEqual(['Bo']));
-
-    await act(async () => {
-      all.reject(error);
-      await all.promise.catch(() => undefined);
-    });
-    await waitFor(() => expectConsoleErrors([['Error fetching logs:', error]]));
-    expect(screen.queryAllByTestId('log-entry')).toHaveLength(0);
-  });
-
-  it('does not report a failed first screen when the whole list loads', async () => {
-    listNewestEntries.mockRejectedValueOnce(logbookError('first screen failed'));
-    await renderLoaded([bo, ann]);
-    expect(shownNames()).toEqual(['Bo', 'Ann']);
-    // No console.error: the setup fails the test on any unclaimed one.
-  });
-
   it('keeps the shown list when a later reload fails', async () => {
     await renderLoaded([ann]);
     const error = logbookError('server error');
@@ -347,6 +227,218 @@ describe('loading the list', () => {
       load.resolve(fakeEntryList([ann]));
       await load.promise;
     });
+    expect(listEntries).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('reading the list in pages', () => {
+  let reads: FakeReads;
+  beforeEach(() => {
+    reads = fakeReads();
+    listEntries.mockImplementation(reads.listEntries);
+  });
+
+  /** Delivers one page of `read` (every entry read so far) inside act, and returns its handle. */
+  function page(read: number, entriesSoFar: LogEntry[]) {
+    let handle: EntryList | undefined;
+    act(() => {
+      handle = readAt(reads, read).page(entriesSoFar);
+    });
+    if (!handle) throw new Error('no page delivered');
+    return handle;
+  }
+  async function finish(read: number, list?: EntryList) {
+    await act(() => readAt(reads, read).finish(list));
+  }
+  async function fail(read: number, error: unknown) {
+    await act(() => readAt(reads, read).fail(error));
+  }
+
+  /** Renders the logbook with a first read that delivers these entries as one page and finishes. */
+  async function renderRead(entries: LogEntry[]) {
+    render(<Logbook />);
+    page(0, entries);
+    await finish(0);
+    expect(shownNames()).toEqual(entries.map((entry) => entry.name));
+  }
+
+  /** Signs as Visitor/Hi and waits until the reload after it has started (read `read`). */
+  async function signAndStartReload(read: number) {
+    signLogbook.mockResolvedValueOnce(undefined);
+    const user = await fillIn('Visitor', 'Hi');
+    await user.click(signButton());
+    await waitFor(() => expect(reads.started).toHaveLength(read + 1));
+  }
+
+  it('shows the first page as soon as it arrives and grows the list as older pages arrive, with one read', async () => {
+    render(<Logbook />);
+    expect(listEntries).toHaveBeenCalledTimes(1);
+    expect(shownNames()).toEqual([]);
+
+    page(0, [dee, cy]);
+    expect(shownNames()).toEqual(['Dee', 'Cy']);
+    page(0, [dee, cy, bo]);
+    expect(shownNames()).toEqual(['Dee', 'Cy', 'Bo']);
+    page(0, [dee, cy, bo, ann]);
+    expect(shownNames()).toEqual(['Dee', 'Cy', 'Bo', 'Ann']);
+    await finish(0);
+    expect(shownNames()).toEqual(['Dee', 'Cy', 'Bo', 'Ann']);
+    expect(listEntries).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps the form usable while pages are still arriving: a sign goes out and the list is read again', async () => {
+    render(<Logbook />);
+    page(0, [cy, bo]);
+
+    expect(signButton()).toBeEnabled();
+    await signAndStartReload(1);
+    expect(signLogbook).toHaveBeenCalledExactlyOnceWith({ name: 'Visitor', message: 'Hi' });
+    expect(nameField()).toHaveValue('');
+    // The list shown stays while the first read is superseded.
+    expect(shownNames()).toEqual(['Cy', 'Bo']);
+  });
+
+  it('keeps what is shown when a later page fails, and logs "Error fetching logs:" with the error', async () => {
+    const error = Object.assign(logbookError('page 3: network failure'), { page: 3 });
+    render(<Logbook />);
+    page(0, [dee, cy]);
+    page(0, [dee, cy, bo]);
+
+    await fail(0, error);
+    expectConsoleErrors([['Error fetching logs:', error]]);
+    expect(shownNames()).toEqual(['Dee', 'Cy', 'Bo']);
+    expect(signButton()).toBeEnabled();
+  });
+
+  it('after a sign, shows the fresh pages followed by the older part of the list shown before, then the fresh list alone', async () => {
+    await renderRead([cy, bo, ann]);
+    await signAndStartReload(1);
+    expect(shownNames()).toEqual(['Cy', 'Bo', 'Ann']);
+
+    // The new entry and one more on the first fresh page: the older part of the previous list follows.
+    page(1, [dee, cy]);
+    expect(shownNames()).toEqual(['Dee', 'Cy', 'Bo', 'Ann']);
+    // The owner removed Bo meanwhile: still shown from the previous list until the reload ends...
+    page(1, [dee, cy, ann]);
+    expect(shownNames()).toEqual(['Dee', 'Cy', 'Ann']);
+    await finish(1);
+    // ...and the final list replaces it.
+    expect(shownNames()).toEqual(['Dee', 'Cy', 'Ann']);
+  });
+
+  it('after a sign, drops an entry the fresh pages passed over, keeps the older ones until the reload ends', async () => {
+    await renderRead([dee, cy, bo, ann]);
+    await signAndStartReload(1);
+
+    page(1, [dee]);
+    expect(shownNames()).toEqual(['Dee', 'Cy', 'Bo', 'Ann']);
+    // Cy was removed by the owner: Bo comes right after Dee in the fresh read; Cy is not older than Bo, so
+    // it goes, and nothing older than the fresh pages is lost.
+    page(1, [dee, bo]);
+    expect(shownNames()).toEqual(['Dee', 'Bo', 'Ann']);
+    await finish(1, fakeEntryList([dee, bo]));
+    // Ann was removed too: only the final list says so.
+    expect(shownNames()).toEqual(['Dee', 'Bo']);
+  });
+
+  it('keeps the fresh pages over the previous list when a reload\'s later page fails', async () => {
+    await renderRead([bo, ann]);
+    await signAndStartReload(1);
+    page(1, [cy]);
+    expect(shownNames()).toEqual(['Cy', 'Bo', 'Ann']);
+
+    const error = Object.assign(logbookError('page 2: server error'), { page: 2 });
+    await fail(1, error);
+    expectConsoleErrors([['Error fetching logs:', error]]);
+    expect(shownNames()).toEqual(['Cy', 'Bo', 'Ann']);
+  });
+
+  it('does not let the pages of a slower, older read overwrite a newer one', async () => {
+    render(<Logbook />);
+    page(0, [bo]);
+    await signAndStartReload(1);
+    page(1, [dee, cy, bo, ann]);
+    await finish(1);
+    expect(shownNames()).toEqual(['Dee', 'Cy', 'Bo', 'Ann']);
+
+    // The first read goes on paging and finishes after the reload.
+    const late = page(0, [bo, ann]);
+    await finish(0);
+    expect(shownNames()).toEqual(['Dee', 'Cy', 'Bo', 'Ann']);
+    expect(freeSpy(late)).toHaveBeenCalledTimes(1);
+  });
+
+  it('gives each handle\'s wasm memory back once nothing shown reads it, never the shown one', async () => {
+    render(<Logbook />);
+    const first = page(0, [bo]);
+    const second = page(0, [bo, ann]);
+    expect(freeSpy(first)).toHaveBeenCalledTimes(1);
+    expect(freeSpy(second)).not.toHaveBeenCalled();
+    // The client resolves to the last page's own handle: it stays.
+    await finish(0);
+    expect(freeSpy(second)).not.toHaveBeenCalled();
+
+    await signAndStartReload(1);
+    const fresh = page(1, [cy]);
+    // The previous list is still read from (its older part is shown under the fresh page).
+    expect(freeSpy(second)).not.toHaveBeenCalled();
+    const fresher = page(1, [cy, bo]);
+    expect(freeSpy(fresh)).toHaveBeenCalledTimes(1);
+    const final = fakeEntryList([cy, bo, ann]);
+    await finish(1, final);
+    expect(shownNames()).toEqual(['Cy', 'Bo', 'Ann']);
+    expect(freeSpy(second)).toHaveBeenCalledTimes(1);
+    expect(freeSpy(fresher)).toHaveBeenCalledTimes(1);
+    expect(freeSpy(final)).not.toHaveBeenCalled();
+  });
+
+  it('frees a page that arrives after the logbook is gone', async () => {
+    const { unmount } = render(<Logbook />);
+    unmount();
+    const late = page(0, [ann]);
+    expect(freeSpy(late)).toHaveBeenCalledTimes(1);
+    await finish(0);
+  });
+
+  it('works under StrictMode: the read that survives its repeated effects is shown, the other is freed', async () => {
+    render(
+      <StrictMode>
+        <Logbook />
+      </StrictMode>,
+    );
+    // Mounted, unmounted and mounted again: two reads, and only the second one counts.
+    expect(reads.started).toHaveLength(2);
+    const current = 1;
+    page(current, [bo]);
+    page(current, [bo, ann]);
+    expect(shownNames()).toEqual(['Bo', 'Ann']);
+    const dropped = page(0, [cy]);
+    expect(freeSpy(dropped)).toHaveBeenCalledTimes(1);
+    await finish(0);
+    await finish(current);
+    expect(shownNames()).toEqual(['Bo', 'Ann']);
+
+    await signAndStartReload(current + 1);
+    page(current + 1, [cy]);
+    expect(shownNames()).toEqual(['Cy', 'Bo', 'Ann']);
+    await finish(current + 1);
+    expect(shownNames()).toEqual(['Cy']);
+  });
+
+  it('takes over a read started before it rendered, with the pages it already has', async () => {
+    prefetchLogEntries();
+    expect(listEntries).toHaveBeenCalledTimes(1);
+    const early = readAt(reads, 0).page([cy]);
+    const newest = readAt(reads, 0).page([cy, bo]);
+    // Never shown: superseded before anything rendered it.
+    expect(freeSpy(early)).toHaveBeenCalledTimes(1);
+
+    render(<Logbook />);
+    expect(shownNames()).toEqual(['Cy', 'Bo']);
+    expect(freeSpy(newest)).not.toHaveBeenCalled();
+    page(0, [cy, bo, ann]);
+    expect(shownNames()).toEqual(['Cy', 'Bo', 'Ann']);
+    await finish(0);
     expect(listEntries).toHaveBeenCalledTimes(1);
   });
 });

@@ -1,0 +1,44 @@
+import type { EntryList } from 'geocache-client';
+import { getClient } from './client';
+
+/** One read of every entry, page by page, that can be taken over by whoever shows it after it started. */
+export interface EntryPages {
+  /**
+   * Hands `onPage` the newest list so far at once (if a page has arrived) and every later one. Only one
+   * subscriber: a read started early (prefetch) is shown by one list.
+   */
+  subscribe(onPage: (entriesSoFar: EntryList) => void): void;
+  /** Every entry; rejects with the client's error (for a later page, after the earlier ones were delivered). */
+  readonly done: Promise<EntryList>;
+}
+
+/** Starts reading every entry. Until someone subscribes, only the newest list so far is kept; older ones are freed. */
+export function startEntryPages(): EntryPages {
+  let waiting: EntryList | undefined;
+  let subscriber: ((entriesSoFar: EntryList) => void) | undefined;
+  const onPage = (entriesSoFar: EntryList) => {
+    if (subscriber) return subscriber(entriesSoFar);
+    // Never shown: its wasm memory is given back at once.
+    if (waiting !== undefined && waiting !== entriesSoFar) waiting.free();
+    waiting = entriesSoFar;
+  };
+  const done = readEveryEntry(onPage);
+  // Until a subscriber takes it over, a rejection must not count as unhandled.
+  done.catch(() => undefined);
+  return {
+    subscribe(next) {
+      if (subscriber) throw new Error('these entry pages already have a subscriber');
+      subscriber = next;
+      const first = waiting;
+      waiting = undefined;
+      if (first !== undefined) next(first);
+    },
+    done,
+  };
+}
+
+/** Rejects with the client's error, a client-creation failure included. */
+async function readEveryEntry(onPage: (entriesSoFar: EntryList) => void): Promise<EntryList> {
+  // Awaited inside the async function so a client-creation failure becomes a rejection too.
+  return await getClient().listEntries({ onPage });
+}
