@@ -17,7 +17,7 @@ import { readSupabaseKey } from './supabase-key.mjs';
  * @typedef {object} LaunchConfig
  * @property {number} pagePort
  * @property {number} emulatorPort
- * @property {{ url: string, anonKey: string } | null} hosted   SUPABASE_URL and SUPABASE_PUBLISHABLE_KEY (or
+ * @property {{ url: string, key: string } | null} hosted   SUPABASE_URL and SUPABASE_PUBLISHABLE_KEY (or
  *                                                               SUPABASE_ANON_KEY), when both are set
  * @property {string} dataDir
  * @property {string | undefined} logbookOpen                   LOGBOOK_OPEN as given ("true" opens the logbook)
@@ -65,8 +65,8 @@ export function createLauncher(command) {
     const url = env.SUPABASE_URL?.trim() || undefined;
     try {
       const keyNames = { publishable: 'SUPABASE_PUBLISHABLE_KEY', anon: 'SUPABASE_ANON_KEY' };
-      const anonKey = readSupabaseKey(env, keyNames);
-      if ((url === undefined) !== (anonKey === undefined)) {
+      const key = readSupabaseKey(env, keyNames);
+      if ((url === undefined) !== (key === undefined)) {
         const given = url === undefined ? (env.SUPABASE_PUBLISHABLE_KEY?.trim() ? keyNames.publishable : keyNames.anon) : 'SUPABASE_URL';
         const missing = url === undefined ? 'SUPABASE_URL' : `${keyNames.publishable} (or ${keyNames.anon})`;
         fail(`${given} is set but ${missing} is not. Set both to use a hosted Supabase project, or neither to use the local emulator.`);
@@ -74,7 +74,7 @@ export function createLauncher(command) {
       return {
         pagePort: portFromEnv('PORT', defaultPagePort),
         emulatorPort: portFromEnv('EMULATOR_PORT', DEFAULT_EMULATOR_PORT),
-        hosted: url !== undefined && anonKey !== undefined ? { url, anonKey } : null,
+        hosted: url !== undefined && key !== undefined ? { url, key } : null,
         dataDir: path.resolve(env.GEOCACHE_DATA_DIR?.trim() || path.join(repoRoot, '.data')),
         logbookOpen: env.LOGBOOK_OPEN,
         requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
@@ -192,7 +192,7 @@ export function createLauncher(command) {
   /**
    * The hosted project, or a started emulator on its data file (printing its URL and keys).
    * @param {LaunchConfig} config
-   * @returns {Promise<{ url: string, anonKey: string, emulatorPid?: number }>}
+   * @returns {Promise<{ url: string, key: string, emulatorPid?: number }>}
    */
   async function startBackend(config) {
     if (config.hosted) {
@@ -209,9 +209,12 @@ export function createLauncher(command) {
     });
     watch('emulator', emulator.child);
     console.log(`Emulator: ${emulator.url}`);
+    console.log(`Publishable key: ${emulator.publishableKey}`);
+    console.log(`Secret key: ${emulator.secretKey}`);
     console.log(`anon key: ${emulator.anonKey}`);
     console.log(`service_role key: ${emulator.serviceRoleKey}`);
-    return { url: emulator.url, anonKey: emulator.anonKey, emulatorPid: emulator.child.pid };
+    // The page gets the kind of key a hosted project hands out today.
+    return { url: emulator.url, key: emulator.publishableKey, emulatorPid: emulator.child.pid };
   }
 
   /**
@@ -251,13 +254,13 @@ export function createLauncher(command) {
 /**
  * The `VITE_*` variables the page is built or served with. An unset variable is passed as undefined, which removes
  * one inherited from the environment: the launcher's own variables decide.
- * @param {{ url: string, anonKey: string }} backend
+ * @param {{ url: string, key: string }} backend
  * @param {Pick<LaunchConfig, 'logbookOpen' | 'requestTimeoutMs'>} config
  */
 export function pageEnv(backend, { logbookOpen, requestTimeoutMs }) {
   return {
     VITE_SUPABASE_URL: backend.url,
-    VITE_SUPABASE_PUBLISHABLE_KEY: backend.anonKey,
+    VITE_SUPABASE_PUBLISHABLE_KEY: backend.key,
     // The older name is removed, so one inherited from the environment cannot contradict the launcher's key.
     VITE_SUPABASE_ANON_KEY: undefined,
     VITE_LOGBOOK_OPEN: logbookOpen,

@@ -13,7 +13,7 @@ interface Case {
 
 const CASES: Case[] = [
   { title: 'without VITE_SUPABASE_URL', config: { missingConfig: 'VITE_SUPABASE_URL' }, code: 'url_required', message: 'supabaseUrl is required.' },
-  { title: 'without VITE_SUPABASE_ANON_KEY', config: { missingConfig: 'VITE_SUPABASE_ANON_KEY' }, code: 'key_required', message: 'supabaseKey is required.' },
+  { title: 'without VITE_SUPABASE_PUBLISHABLE_KEY', config: { missingConfig: 'VITE_SUPABASE_PUBLISHABLE_KEY' }, code: 'key_required', message: 'supabaseKey is required.' },
   {
     title: 'with REQUEST_TIMEOUT_MS=0 (not a positive whole number)',
     config: { requestTimeoutMs: 0 },

@@ -2,6 +2,7 @@
 // launchers `npm start` and `npm run preview` use), plus a record of what the page logged, requested, popped up and
 // what the Content-Security-Policy blocked. The page server is the Vite dev server (project "dev") or the production
 // build served by `vite preview` (project "production").
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -35,7 +36,7 @@ export interface PageRecord {
 }
 
 /** A page configuration variable a test leaves out on purpose. */
-export type PageConfigVariable = 'VITE_SUPABASE_URL' | 'VITE_SUPABASE_ANON_KEY';
+export type PageConfigVariable = 'VITE_SUPABASE_URL' | 'VITE_SUPABASE_PUBLISHABLE_KEY';
 
 /** Which of the emulator's public keys the page is built with, under which variable. */
 export type PageKey = 'anon' | 'publishable';
@@ -71,16 +72,9 @@ interface WorkerFixtures {
   productionSite: ProductionSite;
 }
 
-/**
- * The emulator's publishable key, from its "Publishable key: sb_publishable_..." line (scripts/lib/emulator.mjs
- * exports it as `publishableKey`). Throws when this emulator does not print one.
- */
+/** The emulator's publishable key (its "Publishable key: sb_publishable_..." line). */
 export function publishableKeyOf(emulator: RunningEmulator): string {
-  const key = (emulator as RunningEmulator & { publishableKey?: unknown }).publishableKey;
-  if (typeof key !== 'string' || !key.startsWith('sb_publishable_')) {
-    throw new Error('the emulator printed no "Publishable key: sb_publishable_..." line (RunningEmulator.publishableKey)');
-  }
-  return key;
+  return emulator.publishableKey;
 }
 
 /** The page's build-time configuration for a test. */
@@ -102,12 +96,19 @@ function pageEnv(
   return env;
 }
 
+/**
+ * One JWT secret for every emulator of this worker: the keys are baked into production builds, so equal
+ * configurations keep sharing one build although each test gets a fresh in-memory emulator.
+ */
+const workerJwtSecret = randomBytes(32).toString('base64url');
+
 export const test = base.extend<Fixtures, WorkerFixtures>({
   pageServer: ['dev', { option: true, scope: 'worker' }],
   logbookOpen: [true, { option: true }],
   missingConfig: [null, { option: true }],
   requestTimeoutMs: [null, { option: true }],
-  pageKey: ['anon', { option: true }],
+  // What owners get from a hosted project today; 'anon' is the legacy JWT key.
+  pageKey: ['publishable', { option: true }],
   emulatorArgs: [[], { option: true }],
   expectCspViolations: [false, { option: true }],
 
@@ -149,7 +150,11 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     const output: string[] = [];
     const log = (name: string) => (line: string) => output.push(`[${name}] ${line}`);
     const port = pageServer === 'production' ? await productionSite.backendPort() : 0;
-    const emulator = await startEmulator({ port, db: ':memory:', extraArgs: [...emulatorArgs], onOutput: log('emulator') });
+    const emulator = await startEmulator({
+      port,
+      db: ':memory:',
+      jwtSecret: workerJwtSecret,
+      extraArgs: [...emulatorArgs], onOutput: log('emulator') });
     let vite: RunningVite | undefined;
     try {
       const env = pageEnv(emulator, logbookOpen, missingConfig, requestTimeoutMs, pageKey);

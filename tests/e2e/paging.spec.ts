@@ -116,25 +116,27 @@ test.describe('a row cap of 7 (--max-rows 7)', () => {
   });
 });
 
-test.describe('the page configured with the publishable key', () => {
-  test.use({ pageKey: 'publishable' });
+for (const pageKey of ['publishable', 'anon'] as const) {
+  test.describe(`the page configured with the ${pageKey === 'anon' ? 'legacy anon' : 'publishable'} key`, () => {
+    test.use({ pageKey });
 
-  test('lists the entries and signs, sending the publishable key', async ({ page, stack }) => {
-    const key = publishableKeyOf(stack.emulator);
-    await seed(stack.emulator, 3);
-    const keys: string[] = [];
-    page.on('request', (request) => {
-      if (request.url().includes('/rest/v1/')) keys.push(request.headers().apikey ?? '(none)');
+    test('lists the entries and signs, sending that key', async ({ page, stack }) => {
+      const key = pageKey === 'anon' ? stack.emulator.anonKey : publishableKeyOf(stack.emulator);
+      await seed(stack.emulator, 3);
+      const keys: string[] = [];
+      page.on('request', (request) => {
+        if (request.url().includes('/rest/v1/')) keys.push(request.headers().apikey ?? '(none)');
+      });
+      await page.goto('/');
+      const logbook = logbookPage(page);
+      await expect(logbook.entries).toHaveCount(3);
+      await expect(logbook.entries.first()).toContainText(entryName(3));
+
+      await sign(page, { name: 'Pia', message: `signed with the ${pageKey} key` });
+      await expect(logbook.entries).toHaveCount(4);
+      await expect(logbook.entries.first()).toContainText('Pia');
+      expect(keys.length).toBeGreaterThan(0);
+      expect(new Set(keys)).toEqual(new Set([key]));
     });
-    await page.goto('/');
-    const logbook = logbookPage(page);
-    await expect(logbook.entries).toHaveCount(3);
-    await expect(logbook.entries.first()).toContainText(entryName(3));
-
-    await sign(page, { name: 'Pia', message: 'signed with the publishable key' });
-    await expect(logbook.entries).toHaveCount(4);
-    await expect(logbook.entries.first()).toContainText('Pia');
-    expect(keys.length).toBeGreaterThan(0);
-    expect(new Set(keys)).toEqual(new Set([key]));
   });
-});
+}
