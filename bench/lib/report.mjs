@@ -65,7 +65,7 @@ export function renderMarkdown(results) {
   out.push(`# Benchmark: our logbook page against supabase-js + zod`);
   out.push('');
   out.push(
-    `${results.mode === 'quick' ? '**Quick run** (`--quick`: N = 100 and 1,000, one run each): figures for development only. ' : ''}` +
+    `${results.mode === 'quick' ? `**Quick run** (\`--quick\`: N = ${options.sizes.map((/** @type {number} */ n) => n.toLocaleString('en')).join(', ')}, one run each, short load tests): figures for development only. ` : ''}` +
       `Run ${results.startedAt} (${Math.round(results.durationSeconds)} s), commit ${results.versions.git.commit.slice(0, 10)}${results.versions.git.dirty ? ' with uncommitted changes' : ''}. ` +
       `${machine.cpuCount} × ${machine.cpuModel}, ${Math.round(machine.memoryBytes / 2 ** 30)} GiB, ${machine.os}; Node ${machine.node}, Chromium ${machine.chromium} (headless). ` +
       `Load average ${machine.loadAverage.start.map((/** @type {number} */ l) => l.toFixed(1)).join(' / ')} at the start and ` +

@@ -45,3 +45,9 @@ test('a peer that shows every entry gets no such note', () => {
   const markdown = renderMarkdown({ ...results, targets: evaluateTargets(results) });
   assert.doesNotMatch(markdown, /hides entries/);
 });
+
+test('a quick run says which sizes it measured', () => {
+  const results = { ...sampleResults(), mode: 'quick', options: { timeoutMs: 90_000, sizes: [2500, 100_000] } };
+  const markdown = renderMarkdown({ ...results, targets: evaluateTargets(results) });
+  assert.match(markdown, /\*\*Quick run\*\* \(`--quick`: N = 2,500, 100,000, one run each/);
+});
