@@ -1,11 +1,22 @@
 // @ts-check
-// Parity: the emulator's REST API and PostgreSQL under the migration answer every case of the permission table
-// the same way (status/code, error text, rows visible afterwards). The emulator's permission rules were written to
-// match the migration; this proves they do, and fails on the first case where either side differs.
+// Parity: the emulator's REST API and PostgreSQL under the migrations answer every case of the permission table
+// and of the sign-limit table the same way (status/code, error text, rows stored or visible afterwards). The
+// emulator's rules were written to match the migrations; this proves they do, and fails on the first case where
+// either side differs.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { startEmulator } from '../../scripts/lib/emulator.mjs';
 import { caseTitle, PERMISSION_CASES, runRestCase, runSqlCase, sortedRows } from './permission-cases.mjs';
+import {
+  expectedNames,
+  runRestSignLimitCase,
+  runSqlSignLimitCase,
+  SIGN_LIMIT_CASES,
+  SIGN_LIMIT_EMULATOR_ARGS,
+  SIGN_LIMITS,
+  signLimitCaseTitle,
+  untilMinuteHasLeft,
+} from './sign-limit-cases.mjs';
 import { startSupabasePostgres } from './support.mjs';
 
 /** @type {import('./support.mjs').SupabaseDatabases} */
@@ -22,22 +33,30 @@ before(async () => {
   await postgres.createDatabase('parity', { supabaseDefaultPrivileges: true });
   await postgres.applyMigrations('parity');
   authenticator = await postgres.connect('authenticator', 'parity');
+  keys = await roleKeys(emulator);
+});
 
-  // A signed-in user's access token, issued by the emulator's own /auth/v1 (role "authenticated").
-  const signup = await fetch(`${emulator.url}/auth/v1/signup`, {
+/**
+ * The keys of each role for an emulator: its anon and service_role keys, and a signed-in user's access token
+ * issued by its own /auth/v1 (role "authenticated").
+ * @param {import('../../scripts/lib/emulator.mjs').RunningEmulator} running
+ * @returns {Promise<import('./permission-cases.mjs').RoleKeys>}
+ */
+async function roleKeys(running) {
+  const signup = await fetch(`${running.url}/auth/v1/signup`, {
     method: 'POST',
-    headers: { apikey: emulator.anonKey, 'content-type': 'application/json' },
+    headers: { apikey: running.anonKey, 'content-type': 'application/json' },
     body: JSON.stringify({ email: 'walker@example.com', password: 'a long enough password' }),
   });
   const session = await signup.json();
   assert.equal(signup.status, 200, JSON.stringify(session));
   assert.equal(typeof session.access_token, 'string');
-  keys = {
-    anon: { apikey: emulator.anonKey, bearer: emulator.anonKey },
-    authenticated: { apikey: emulator.anonKey, bearer: session.access_token },
-    service_role: { apikey: emulator.serviceRoleKey, bearer: emulator.serviceRoleKey },
+  return {
+    anon: { apikey: running.anonKey, bearer: running.anonKey },
+    authenticated: { apikey: running.anonKey, bearer: session.access_token },
+    service_role: { apikey: running.serviceRoleKey, bearer: running.serviceRoleKey },
   };
-});
+}
 
 after(async () => {
   await Promise.allSettled([postgres?.stop(), emulator?.stop()]);
@@ -65,5 +84,50 @@ for (const permissionCase of PERMISSION_CASES) {
 
     // PostgREST passes PostgreSQL's message, detail and hint through unchanged: the emulator must say the same.
     assert.deepEqual(rest.error, sql.error, 'the emulator and PostgreSQL report the same error');
+  });
+}
+
+test('the sign-limit table uses the migration\'s thresholds', async () => {
+  // Only the migration runner may look into the private schema.
+  const owner = await postgres.connect('postgres', 'parity');
+  const { rows } = await owner.query(
+    `select max_signs_per_request as "perRequest", max_signs_per_address_minute as "perAddress",
+            max_signs_per_minute as "perMinute"
+       from private.sign_limits`,
+  );
+  assert.deepEqual(rows, [SIGN_LIMITS]);
+});
+
+for (const signLimitCase of SIGN_LIMIT_CASES) {
+  test(signLimitCaseTitle(signLimitCase), async () => {
+    const expected = signLimitCase.requests.flatMap((request) => Array.from({ length: request.times }, () => request));
+    const expectedStored = expectedNames(signLimitCase);
+    assert.equal(expectedStored.length, signLimitCase.stored, 'the table\'s own count of stored rows');
+
+    const sql = await runSqlSignLimitCase(authenticator, signLimitCase);
+    // A fresh emulator: its counts start empty, as the rolled-back transaction's do.
+    const limited = await startEmulator({ port: 0, db: ':memory:', raiseAuthRateLimits: true, extraArgs: SIGN_LIMIT_EMULATOR_ARGS });
+    let rest;
+    try {
+      const limitedKeys = await roleKeys(limited);
+      // PostgreSQL's requests all ran at one now(); the emulator's must fall into one minute of its clock too.
+      await untilMinuteHasLeft(15);
+      rest = await runRestSignLimitCase(limited.url, limitedKeys, signLimitCase);
+    } finally {
+      await limited.stop();
+    }
+
+    for (const [index, request] of expected.entries()) {
+      const where = `request ${index + 1} (${request.entries} entries from ${request.from ?? 'no address'})`;
+      assert.equal(sql.errors[index]?.code ?? null, request.code, `PostgreSQL, ${where}: ${JSON.stringify(sql.errors[index])}`);
+      assert.equal(rest.statuses[index], request.status, `REST, ${where}: ${JSON.stringify(rest.errors[index])}`);
+      assert.equal(rest.errors[index]?.code ?? null, request.code, `REST, ${where}: error code`);
+      // PostgREST passes the migration's message, detail and hint through unchanged: the emulator must say the same.
+      assert.deepEqual(rest.errors[index], sql.errors[index], `${where}: the emulator and PostgreSQL report the same error`);
+    }
+    assert.equal(sql.errors.length, expected.length);
+    assert.equal(rest.errors.length, expected.length);
+    assert.deepEqual(sql.stored, expectedStored, 'PostgreSQL: rows stored afterwards');
+    assert.deepEqual(rest.stored, expectedStored, 'REST: rows stored afterwards');
   });
 }

@@ -176,13 +176,15 @@ export async function runSqlCase(authenticator, { role, operation }) {
  */
 
 /**
+ * One request to the emulator's table, as supabase-js sends it.
  * @param {string} url
  * @param {{ apikey: string, bearer: string }} keys
  * @param {{ method: string, query: string, body?: unknown }} request
+ * @param {Record<string, string>} [extraHeaders]  e.g. the address header a proxy in front would add
  */
-function restRequest(url, keys, { method, query, body }) {
+export function restRequest(url, keys, { method, query, body }, extraHeaders = {}) {
   /** @type {Record<string, string>} */
-  const headers = { apikey: keys.apikey, authorization: `Bearer ${keys.bearer}` };
+  const headers = { ...extraHeaders, apikey: keys.apikey, authorization: `Bearer ${keys.bearer}` };
   if (method === 'GET') headers['accept-profile'] = 'public';
   else headers['content-profile'] = 'public';
   if (body !== undefined) headers['content-type'] = 'application/json';
