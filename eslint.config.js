@@ -67,6 +67,10 @@ const appImports = {
   files: ['app/src/**/*.{ts,tsx}'],
   plugins: { 'import-x': importX },
   settings: {
+    // Which files import-x reads, with which parser (its TypeScript preset's): without them no-cycle never
+    // reads a TypeScript module's own imports, and so never finds a cycle.
+    'import-x/extensions': importX.flatConfigs.typescript.settings['import-x/extensions'],
+    'import-x/parsers': importX.flatConfigs.typescript.settings['import-x/parsers'],
     'import-x/resolver-next': [createTypeScriptImportResolver({ project: path.join(__dirname, 'app/tsconfig.app.json') })],
   },
   rules: {
