@@ -1,48 +1,84 @@
 // @ts-check
 // One flat config for the whole repository: the React app (type-aware), the Playwright/Node tests and
 // the Node scripts. CommonJS because the root package.json does not declare "type": "module".
+const fs = require('node:fs');
+const path = require('node:path');
 const js = require('@eslint/js');
 const { defineConfig, globalIgnores } = require('eslint/config');
 const react = require('eslint-plugin-react');
 const reactHooks = require('eslint-plugin-react-hooks');
+const { createTypeScriptImportResolver } = require('eslint-import-resolver-typescript');
+const importX = require('eslint-plugin-import-x');
 const globals = require('globals');
 const tseslint = require('typescript-eslint');
 
 const TS = '**/*.{ts,tsx,mts,cts}';
 const JS = '**/*.{js,mjs,cjs}';
 
-// ---- Import boundaries of the app (bulletproof-react's import/no-restricted-paths, with eslint's own rule) ----
-// no-restricted-imports takes the options of the last matching block, so every block below states
-// its complete list.
+// ---- Import boundaries of the app (bulletproof-react's no-restricted-paths zones, on resolved paths) ----
+// import-x resolves every import (the "@/" alias and "geocache-client" through app/tsconfig.app.json's paths)
+// before comparing it with the zones, so an alias, a relative path or a detour reach the same file and the
+// same verdict, however deep the importing file is.
 
-const wasmOnlyInApi = {
-  name: 'geocache-client',
-  message: 'Only src/features/logbook/api may import the wasm client; use its fetchers and hooks.',
-};
-const noWasmPkgPath = {
-  regex: '(^|/)wasm/pkg(-logbook)?(/|$)',
-  message: 'Import the wasm package as "geocache-client" (from features/logbook/api only), not by path.',
-};
-const noUpwardIntoApp = {
-  regex: '^@/app(/|$)',
-  message: 'Only src/app composes features; nothing imports from it.',
-};
-const noFeatureViaAlias = {
-  regex: '^@/features(/|$)',
-  message: 'Features do not import each other; inside a feature use relative imports.',
-};
-const noDetour = {
-  regex: '(^|/)[^./][^/]*/\\.\\.(/|$)|^\\./\\.\\.',
-  message: 'Write relative imports without detours ("a/../b", "./..") so the boundary rules can read them.',
-};
-/** A relative import from a file `depth` folders below its feature's root that climbs out of the feature. */
-const leavesFeature = (depth) => ({
-  regex: `^(\\.\\./){${depth},}`,
-  message: 'Features do not import each other or the app; shared code is imported through "@/".',
-});
-const noSharedToFeatures = {
-  regex: '^(\\.\\./)+(app|features)(/|$)|^@/(app|features)(/|$)',
-  message: 'Shared code (config, content, testing, ...) must not depend on features or the app.',
+const APP_SRC = path.join(__dirname, 'app/src');
+/** The folders directly under `dir`: each feature, each shared area. Read when the config loads. */
+const foldersIn = (dir) =>
+  fs
+    .readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+const FEATURES = foldersIn(path.join(APP_SRC, 'features'));
+/** Code every part of the page may use (components, config, content, testing): it depends on no feature. */
+const SHARED = foldersIn(APP_SRC).filter((name) => name !== 'app' && name !== 'features');
+
+const importZones = [
+  {
+    target: './app/src/features',
+    from: './app/src/app',
+    message: 'Only src/app composes features; nothing imports from it.',
+  },
+  ...FEATURES.map((feature) => ({
+    target: `./app/src/features/${feature}`,
+    from: './app/src/features',
+    except: [`./${feature}`],
+    message: 'Features do not import each other: move what both need to shared code (src/components, ...).',
+  })),
+  ...SHARED.map((shared) => ({
+    target: `./app/src/${shared}`,
+    from: ['./app/src/features', './app/src/app'],
+    message: 'Shared code must not depend on features or the app.',
+  })),
+  {
+    // The logbook's api folder is the one place that talks to the wasm client (imported as "geocache-client";
+    // it resolves into wasm/). The test fakes in src/testing stand in for that client, so they name its types.
+    target: [
+      './app/src/*.{ts,tsx}',
+      './app/src/!(features|testing)/**',
+      './app/src/features/!(logbook)/**',
+      './app/src/features/logbook/!(api)/**',
+    ],
+    from: './wasm',
+    message: 'Only src/features/logbook/api imports the wasm client ("geocache-client"); use its fetchers and hooks.',
+  },
+];
+
+const appImports = {
+  name: 'app/imports',
+  files: ['app/src/**/*.{ts,tsx}'],
+  plugins: { 'import-x': importX },
+  settings: {
+    // Which files import-x reads, with which parser (its TypeScript preset's): without them no-cycle never
+    // reads a TypeScript module's own imports, and so never finds a cycle.
+    'import-x/extensions': importX.flatConfigs.typescript.settings['import-x/extensions'],
+    'import-x/parsers': importX.flatConfigs.typescript.settings['import-x/parsers'],
+    'import-x/resolver-next': [createTypeScriptImportResolver({ project: path.join(__dirname, 'app/tsconfig.app.json') })],
+  },
+  rules: {
+    // Modules that import each other (directly or round a longer loop, dynamic imports included) cannot be read,
+    // tested or loaded one at a time. Type-only imports are erased by the build and not followed.
+    'import-x/no-cycle': ['error', { ignoreExternal: true }],
+    'import-x/no-restricted-paths': ['error', { basePath: __dirname, zones: importZones }],
+  },
 };
 
 // ---- Text is never HTML: no API that parses a string as markup, anywhere in the repository ----
@@ -86,57 +122,6 @@ const noHtmlSinks = {
   },
 };
 
-const restrict = (paths, patterns) => ({
-  'no-restricted-imports': ['error', { paths, patterns }],
-});
-
-const FEATURE_DEPTHS = [1, 2, 3, 4, 5];
-const featureFiles = (depth, under = '*') =>
-  `app/src/features/${under}/${'*/'.repeat(depth - 1)}*.{ts,tsx}`;
-
-const appBoundaries = [
-  {
-    name: 'app/boundaries/all',
-    files: ['app/src/**/*.{ts,tsx}'],
-    rules: restrict([wasmOnlyInApi], [noWasmPkgPath, noDetour]),
-  },
-  {
-    name: 'app/boundaries/shared',
-    files: ['app/src/**/*.{ts,tsx}'],
-    ignores: ['app/src/app/**', 'app/src/features/**'],
-    rules: restrict([wasmOnlyInApi], [noWasmPkgPath, noDetour, noSharedToFeatures]),
-  },
-  ...FEATURE_DEPTHS.flatMap((depth) => {
-    const patterns = [noWasmPkgPath, noDetour, noUpwardIntoApp, noFeatureViaAlias, leavesFeature(depth)];
-    return [
-      {
-        name: `app/boundaries/features/depth-${depth}`,
-        files: [featureFiles(depth)],
-        rules: restrict([wasmOnlyInApi], patterns),
-      },
-      {
-        // The logbook's api folder is the one place that talks to the wasm client.
-        name: `app/boundaries/features/logbook-api/depth-${depth}`,
-        files: [featureFiles(depth, 'logbook')],
-        ignores: depth === 1 ? ['**'] : ['app/src/features/logbook/!(api)/**'],
-        rules: restrict([], patterns),
-      },
-    ];
-  }),
-  {
-    name: 'app/boundaries/features/too-deep',
-    files: [`app/src/features/*/${'*/'.repeat(FEATURE_DEPTHS.length)}**/*.{ts,tsx}`],
-    rules: {
-      // States the whole list: a later block's options replace an earlier one's (the HTML sinks above).
-      'no-restricted-syntax': [
-        'error',
-        { selector: 'Program', message: `Keep features at most ${FEATURE_DEPTHS.length} folders deep.` },
-        ...htmlSinkSyntax,
-      ],
-    },
-  },
-];
-
 module.exports = defineConfig(
   globalIgnores([
     '**/node_modules/',
@@ -179,7 +164,7 @@ module.exports = defineConfig(
   { name: 'app/react-jsx-runtime', files: ['app/src/**/*.{ts,tsx}'], ...react.configs.flat['jsx-runtime'] },
   { name: 'app/react-hooks', files: ['app/src/**/*.{ts,tsx}'], ...reactHooks.configs.flat['recommended-latest'] },
   noHtmlSinks,
-  ...appBoundaries,
+  appImports,
 
   // Node: tool configs, scripts and tests (the Playwright specs also run in Node).
   {

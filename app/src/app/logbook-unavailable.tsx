@@ -1,4 +1,5 @@
-import { FAILURE_TEXT, LOGBOOK_TITLE, TRY_AGAIN } from './page-failure';
+import { LOGBOOK_TITLE } from '@/content/logbook-title';
+import { FAILURE_TEXT, TRY_AGAIN } from './page-failure';
 
 interface LogbookUnavailableProps {
   readonly reason: keyof typeof FAILURE_TEXT;

@@ -14,7 +14,7 @@ vi.mock('@/config/env', () => ({ env }));
 vi.mock('./load-logbook', () => ({ loadLogbook }));
 
 /** Set by a test: the next imports of these modules fail (a chunk that could not be fetched). */
-const failures: { renderApp: Error | null; listEntries: Error | null } = { renderApp: null, listEntries: null };
+const failures: { renderApp: Error | null; prefetchEntries: Error | null } = { renderApp: null, prefetchEntries: null };
 
 /**
  * The two modules main.tsx imports lazily. Registered afresh for each test (a factory's module is kept until
@@ -26,8 +26,8 @@ function mockLazyModules() {
     loaded.renderApp += 1;
     return { renderApp };
   });
-  vi.doMock('@/features/logbook/api/list-entries', () => {
-    if (failures.listEntries) throw failures.listEntries;
+  vi.doMock('@/features/logbook/api/prefetch-entries', () => {
+    if (failures.prefetchEntries) throw failures.prefetchEntries;
     loaded.prefetch += 1;
     return { prefetchLogEntries };
   });
@@ -37,7 +37,7 @@ beforeEach(() => {
   vi.resetModules();
   mockLazyModules();
   Object.assign(loaded, { renderApp: 0, prefetch: 0 });
-  Object.assign(failures, { renderApp: null, listEntries: null });
+  Object.assign(failures, { renderApp: null, prefetchEntries: null });
   renderApp.mockReset();
   prefetchLogEntries.mockReset();
   loadLogbook.mockReset().mockResolvedValue(() => null);
@@ -103,7 +103,7 @@ describe('the entry point', () => {
   it('leaves a failed early load of the logbook to the page (no unhandled rejection, nothing logged here)', async () => {
     env.logbookOpen = true;
     loadLogbook.mockRejectedValue(fetchFailure('logbook'));
-    failures.listEntries = fetchFailure('list-entries');
+    failures.prefetchEntries = fetchFailure('prefetch-entries');
     await start('empty');
     await vi.waitFor(() => expect(renderApp).toHaveBeenCalledTimes(1));
     expect(prefetchLogEntries).not.toHaveBeenCalled();

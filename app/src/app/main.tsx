@@ -1,6 +1,7 @@
 import { env } from '@/config/env';
+import { LOGBOOK_TITLE } from '@/content/logbook-title';
 import { loadLogbook } from './load-logbook';
-import { FAILURE_TEXT, LOGBOOK_TITLE, showPageFailure } from './page-failure';
+import { FAILURE_TEXT, showPageFailure } from './page-failure';
 import './global.css';
 // Linked from index.html by the build, so the prerendered teaser's first paint is styled.
 import '@/features/teaser/components/teaser.css';
@@ -17,7 +18,7 @@ if (env.logbookOpen || !root.firstElementChild) {
     // as soon as the client is ready, instead of after React has rendered the logbook. If either
     // fails, the logbook's own load (App.tsx) tries again and reports it.
     loadLogbook().catch(() => undefined);
-    import('@/features/logbook/api/list-entries').then(
+    import('@/features/logbook/api/prefetch-entries').then(
       ({ prefetchLogEntries }) => prefetchLogEntries(),
       () => undefined,
     );

@@ -1,9 +1,6 @@
 // What the page shows when it cannot show the logbook (or, rarely, itself): plain text and a way to try again,
 // never a blank page. Used by main.tsx before React has loaded (DOM calls) and by App.tsx (logbook-unavailable.tsx).
 
-/** The logbook's own title (features/logbook/components/logbook.tsx), kept so the visitor knows where they are. */
-export const LOGBOOK_TITLE = 'Geocache Signing Page';
-
 export const FAILURE_TEXT = {
   /** The logbook's code or its wasm client did not load (network, 404, Content-Security-Policy). */
   logbookNotLoaded: 'The logbook could not be loaded.',

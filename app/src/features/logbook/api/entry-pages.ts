@@ -1,5 +1,5 @@
-import type { EntryList } from 'geocache-client';
 import { getClient } from './client';
+import type { EntryList } from './entry-types';
 
 /** One read of every entry, page by page, that can be taken over by whoever shows it after it started. */
 export interface EntryPages {

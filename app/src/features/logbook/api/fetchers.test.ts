@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { getClient } from './client';
 import { startEntryPages } from './entry-pages';
-import { fakeEntryList, freeSpy } from './fake-entry-list';
-import { fakeReads, readAt } from './fake-paged-read';
+import { fakeEntryList, freeSpy } from '@/testing/fake-entry-list';
+import { fakeReads, readAt } from '@/testing/fake-paged-read';
 import { signLogbook } from './sign-logbook';
 
 vi.mock('./client', () => ({ getClient: vi.fn() }));

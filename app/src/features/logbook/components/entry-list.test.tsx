@@ -1,8 +1,8 @@
 import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeEntryList } from '../api/fake-entry-list';
-import type { LogEntry } from '../api/list-entries';
+import { fakeEntryList } from '@/testing/fake-entry-list';
+import type { LogEntry } from '../api/entry-types';
 import { EntryList } from './entry-list';
 import { MESSAGE_LIMIT, NAME_LIMIT } from './user-text';
 import './logbook.css';

@@ -4,10 +4,11 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { deferred } from '@/testing/deferred';
 import { expectConsoleErrors } from '@/testing/console';
+import { fakeEntryList, freeSpy } from '@/testing/fake-entry-list';
+import { fakeReads, readAt, type FakeReads } from '@/testing/fake-paged-read';
 import { getClient } from '../api/client';
-import { fakeEntryList, freeSpy } from '../api/fake-entry-list';
-import { fakeReads, readAt, type FakeReads } from '../api/fake-paged-read';
-import { prefetchLogEntries, type EntryList, type ListOptions, type LogEntry } from '../api/list-entries';
+import type { EntryList, ListOptions, LogEntry } from '../api/entry-types';
+import { prefetchLogEntries } from '../api/prefetch-entries';
 import type { NewEntry } from '../api/sign-logbook';
 import { Logbook } from './logbook';
 

@@ -1,15 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { EntryList, ListOptions, LogEntry } from 'geocache-client';
-import { useEntryListMemory, type Shown } from './entry-list-memory';
-import { startEntryPages, type EntryPages } from './entry-pages';
-
-export type { EntryList, ListOptions, LogEntry };
-
-/**
- * What the list reads: the entries, newest first, one field of one row at a time. An `EntryList`
- * keeps them in wasm memory, so a 100,000-entry logbook costs the page only the rows it shows.
- */
-export type EntryRows = Pick<EntryList, 'length' | 'ids' | 'createdAt' | 'name' | 'message'>;
+import { useEntryListMemory } from './entry-list-memory';
+import { startEntryPages } from './entry-pages';
+import type { EntryRows, Shown } from './entry-types';
+import { takePrefetched } from './prefetch-entries';
 
 /** The list before the first page arrives. Its readers are never called: it has no rows. */
 const NO_ENTRIES: EntryRows = {
@@ -22,24 +15,6 @@ const NO_ENTRIES: EntryRows = {
 
 function noRow(): never {
   throw new RangeError('index out of range: the list has 0 entries');
-}
-
-let prefetched: EntryPages | undefined;
-
-/**
- * Starts the first read as soon as the client is ready, before React has rendered the logbook; the
- * logbook's first load takes it over, pages already read included (an error then reaches the same
- * console.error).
- */
-export function prefetchLogEntries(): void {
-  prefetched ??= startEntryPages();
-}
-
-/** The prefetched read, once: later loads read afresh. */
-function takePrefetched(): EntryPages | undefined {
-  const taken = prefetched;
-  prefetched = undefined;
-  return taken;
 }
 
 export interface LogEntriesState {

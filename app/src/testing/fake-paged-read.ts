@@ -1,5 +1,5 @@
 // Test support: the client's paged `listEntries`, driven page by page by the test.
-import { deferred } from '@/testing/deferred';
+import { deferred } from './deferred';
 import type { EntryList, ListOptions, LogEntry } from 'geocache-client';
 import { fakeEntryList } from './fake-entry-list';
 
