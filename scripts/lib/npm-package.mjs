@@ -3,7 +3,7 @@
 // `exports` (types first, then the bundler entry; package.json itself for tools that read it) and `repository`.
 // wasm-pack copies wasm/README.md and wasm/LICENSE beside it. Run by scripts/build-wasm.sh:
 //   node scripts/lib/npm-package.mjs wasm/pkg
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -44,6 +44,13 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (!dir) {
     console.error('usage: node scripts/lib/npm-package.mjs PACKAGE_DIR');
     process.exit(2);
+  }
+  // wasm-pack copies them only when the crate has them (README.md is found when the build starts).
+  for (const required of ['README.md', 'LICENSE']) {
+    if (!existsSync(path.join(dir, required))) {
+      console.error(`${path.join(dir, required)} is missing: wasm-pack copies it from wasm/; build again.`);
+      process.exit(1);
+    }
   }
   const file = path.join(dir, 'package.json');
   const manifest = JSON.parse(readFileSync(file, 'utf8'));

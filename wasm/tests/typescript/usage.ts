@@ -2,6 +2,7 @@
 // and the misuses marked @ts-expect-error must not.
 import {
   createClient,
+  // @ts-expect-error the benchmark export is opt-in (feature "bench", wasm/pkg-bench), not in the npm package
   parseEntriesForBenchmark,
   type AuthError,
   type ClientOptions,
