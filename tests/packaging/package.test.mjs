@@ -152,7 +152,8 @@ try {
   page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
   const query = new URLSearchParams({ url: emulator.url, key: emulator.publishableKey });
   await page.goto(`${preview.url}?${query}`);
-  await page.waitForFunction(() => document.getElementById('result')?.textContent !== 'running', undefined, { timeout: 30_000 });
+  // A string: it runs in the page, not here.
+  await page.waitForFunction("document.getElementById('result')?.textContent !== 'running'", undefined, { timeout: 30_000 });
   const result = JSON.parse((await page.textContent('#result')) ?? '');
   assert.deepEqual(result, { countBefore: 0, countAfter: 1, name: 'Packaging test', message: 'Installed from the tarball' });
   assert.deepEqual(errors, []);

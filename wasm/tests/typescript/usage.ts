@@ -2,8 +2,6 @@
 // and the misuses marked @ts-expect-error must not.
 import {
   createClient,
-  // @ts-expect-error the benchmark export is opt-in (feature "bench", wasm/pkg-bench), not in the npm package
-  parseEntriesForBenchmark,
   type AuthError,
   type ClientOptions,
   type EntryList,
@@ -106,8 +104,6 @@ export async function usage(): Promise<void> {
   }
   paged.free();
   entries.free();
-  const parsed: number = parseEntriesForBenchmark(new TextEncoder().encode("[]"));
-  void parsed;
 
   try {
     await client.signLogbook({ name: "Ann", message: "Found it!" });
