@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Installs what `npm start` and `npm test` need and is missing, and nothing else. Every step checks before it acts,
-# so a second run finishes in seconds. Reference: docs in /work/shared/reference/toolchain.md (the verified recipe).
+# so a second run finishes in seconds. Where rustup cannot provide the wasm32 target, scripts/setup-wasm-debian.sh
+# builds it from Debian's packages.
 #
 # Environment:
 #   GEOCACHE_FORCE_DEBIAN_WASM=1  use Debian's rustc-web for wasm even where rustup has the wasm32 target
-#   CHROMIUM_PATH, CHROMEDRIVER   a Chromium and ChromeDriver elsewhere than /usr/bin
+#   CHROMIUM_PATH, CHROMEDRIVER   a Chromium and ChromeDriver other than the ones on PATH
 set -euo pipefail
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -14,8 +15,6 @@ cd "$repo_root"
 
 WASM_PACK_VERSION=0.15.1
 NODE_MIN_VERSION=20.19.0
-CHROMIUM_PATH="${CHROMIUM_PATH:-/usr/bin/chromium}"
-CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
 
 ok() { printf 'ok: %s\n' "$*"; }
 installing() { printf 'installing: %s\n' "$*"; }
@@ -37,45 +36,6 @@ check_prerequisites() {
   { have awk && have sort; } || die "awk and sort are required."
 }
 
-# Route B (toolchain.md §1): Debian's rustc-web, with the wasm32 std built once from Debian's std sources.
-install_debian_wasm_std() {
-  have apt-get || die "rustup cannot provide the $WASM_TARGET target and apt-get is not available. Install the target (rustup target add $WASM_TARGET) or a Rust toolchain that ships it, then run this again."
-  have rustup || die "the Debian wasm route links Debian's compiler into rustup, but rustup is missing. Install rustup (https://rustup.rs) or the $WASM_TARGET std for your compiler."
-  installing "wasm32 std from Debian packages (rustc-web cargo-web rust-web-src lld-22; about 2 minutes)"
-  # rust-web-clippy: `npm test` lints the wasm crate for wasm32 with this toolchain's clippy.
-  apt_install rustc-web cargo-web rust-web-src lld-22 rust-web-clippy
-
-  local scratch
-  scratch="$(mktemp -d)"
-  # shellcheck disable=SC2064 # expand now: the variable is local
-  trap "rm -rf '$scratch'" RETURN
-  mkdir -p "$scratch/src"
-  printf '[package]\nname = "wasm_std_build"\nversion = "0.0.0"\nedition = "2021"\n\n[workspace]\n' >"$scratch/Cargo.toml"
-  : >"$scratch/src/lib.rs"
-  installing "building the wasm32 standard library with Debian's compiler (35-60 s)"
-  # -Cembed-bitcode=yes: crates built with lto = true fail to link against a std without bitcode.
-  (cd "$scratch" && env -u RUSTUP_TOOLCHAIN RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 RUSTFLAGS=-Cembed-bitcode=yes \
-    /usr/bin/cargo build --release -Zbuild-std=std,panic_abort,panic_unwind,proc_macro,test --target "$WASM_TARGET")
-
-  local sysroot_lib=/usr/lib/rustlib/$WASM_TARGET/lib
-  local deps="$scratch/target/$WASM_TARGET/release/deps"
-  # Empty first: two copies of a crate give error E0464. dpkg does not own these files (rebuild after upgrading
-  # rustc-web: error E0514 says so).
-  rm -rf "$sysroot_lib"
-  mkdir -p "$sysroot_lib"
-  local file
-  for file in "$deps"/lib*.rlib "$deps"/lib*.rmeta; do
-    [[ "$(basename "$file")" == libwasm_std_build-* ]] && continue
-    cp "$file" "$sysroot_lib/"
-  done
-
-  if ! rustup toolchain list | grep -q "^$DEBIAN_WASM_TOOLCHAIN"; then
-    rustup toolchain link "$DEBIAN_WASM_TOOLCHAIN" /usr
-  fi
-  wasm_std_present "$DEBIAN_WASM_TOOLCHAIN" || die "the wasm32 std was built but $DEBIAN_WASM_TOOLCHAIN still lacks it in $sysroot_lib."
-  ok "wasm32 target (Debian rustc-web; wasm builds use RUSTUP_TOOLCHAIN=$DEBIAN_WASM_TOOLCHAIN)"
-}
-
 ensure_wasm_target() {
   local forced="${GEOCACHE_FORCE_DEBIAN_WASM:-}"
   if [[ "$forced" != 1 ]] && wasm_std_present; then
@@ -83,7 +43,7 @@ ensure_wasm_target() {
   elif wasm_std_present "$DEBIAN_WASM_TOOLCHAIN"; then
     ok "wasm32 target (Debian rustc-web; wasm builds use RUSTUP_TOOLCHAIN=$DEBIAN_WASM_TOOLCHAIN)"
   elif [[ "$forced" == 1 ]]; then
-    install_debian_wasm_std
+    bash scripts/setup-wasm-debian.sh
   else
     if have rustup; then
       installing "wasm32 target (rustup target add $WASM_TARGET, up to 90 s)"
@@ -93,7 +53,7 @@ ensure_wasm_target() {
       fi
       warn "rustup could not install the $WASM_TARGET target; trying Debian's packages instead."
     fi
-    install_debian_wasm_std
+    bash scripts/setup-wasm-debian.sh
   fi
 }
 
@@ -130,19 +90,24 @@ cargo_tool() {
   ok "$binary $version"
 }
 
+# Chromium and its ChromeDriver: CHROMIUM_PATH and CHROMEDRIVER when set, else the ones on PATH (installed with
+# apt-get where neither is set nor found).
+chromium_on_path() { command -v chromium || command -v chromium-browser || command -v google-chrome; }
 ensure_chromium() {
-  if [[ -x "$CHROMIUM_PATH" && -x "$CHROMEDRIVER" ]]; then
-    ok "chromium and chromedriver ($CHROMIUM_PATH, $CHROMEDRIVER)"
+  local chromium="${CHROMIUM_PATH:-$(chromium_on_path || true)}" driver="${CHROMEDRIVER:-$(command -v chromedriver || true)}"
+  if [[ -n "$chromium" && -x "$chromium" && -n "$driver" && -x "$driver" ]]; then
+    ok "chromium and chromedriver ($chromium, $driver)"
     return
   fi
-  if have apt-get && [[ "$CHROMIUM_PATH" == /usr/bin/chromium && "$CHROMEDRIVER" == /usr/bin/chromedriver ]]; then
+  if have apt-get && [[ -z "${CHROMIUM_PATH:-}" && -z "${CHROMEDRIVER:-}" ]]; then
     installing "chromium chromium-driver (apt-get)"
     apt_install chromium chromium-driver
-    [[ -x "$CHROMIUM_PATH" && -x "$CHROMEDRIVER" ]] || die "apt-get installed chromium but $CHROMIUM_PATH or $CHROMEDRIVER is still missing."
-    ok "chromium and chromedriver ($CHROMIUM_PATH, $CHROMEDRIVER)"
+    chromium="$(chromium_on_path || true)" driver="$(command -v chromedriver || true)"
+    [[ -n "$chromium" && -n "$driver" ]] || die "apt-get installed chromium but chromium or chromedriver is still not on PATH."
+    ok "chromium and chromedriver ($chromium, $driver)"
     return
   fi
-  die "Chromium ($CHROMIUM_PATH) or ChromeDriver ($CHROMEDRIVER) is missing. Install both (same major version; on Debian 'apt-get install chromium chromium-driver'), or set CHROMIUM_PATH and CHROMEDRIVER to where they are."
+  die "Chromium (${CHROMIUM_PATH:-chromium on PATH}) or ChromeDriver (${CHROMEDRIVER:-chromedriver on PATH}) is missing. Install both (same major version; on Debian 'apt-get install chromium chromium-driver'), or set CHROMIUM_PATH and CHROMEDRIVER to where they are."
 }
 
 ensure_npm_dependencies() {
@@ -155,8 +120,11 @@ ensure_npm_dependencies() {
     ok "npm dependencies match package-lock.json"
   fi
   [[ -x node_modules/.bin/wasm-opt ]] || die "node_modules/.bin/wasm-opt (npm package binaryen) is missing after npm ci."
-  if [[ -e /usr/bin/wasm-opt ]]; then
-    warn "/usr/bin/wasm-opt exists (Debian's binaryen corrupts wasm-bindgen output). Our build puts node_modules/.bin first on PATH, but other wasm-pack runs would pick it up; consider 'apt-get remove binaryen'."
+  # Debian's binaryen (version 108) corrupts wasm-bindgen output.
+  local system_wasm_opt
+  system_wasm_opt="$(command -v wasm-opt || true)"
+  if [[ -n "$system_wasm_opt" && "$system_wasm_opt" != "$repo_root/node_modules/.bin/wasm-opt" ]]; then
+    warn "$system_wasm_opt is on PATH (Debian's binaryen corrupts wasm-bindgen output). Our build puts node_modules/.bin first on PATH, but other wasm-pack runs would pick it up; consider 'apt-get remove binaryen'."
   fi
 }
 

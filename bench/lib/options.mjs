@@ -10,7 +10,7 @@ export const USAGE = `Usage: npm run bench -- [options]
   --timeout S          seconds one page measurement may take before it is recorded as "> timeout" (default 90)
   --load-seconds S     duration of each emulator load test (default 10)
   --no-build           skip scripts/setup.sh, the wasm build and the emulator build: measure what is
-                       already built (wasm/pkg, target/emulator/geocache-emulator)
+                       already built (wasm/pkg, wasm/pkg-bench, target/emulator/geocache-emulator)
   --keep-temp          keep the temporary builds and database (their path is printed)
   --help               this text`;
 

@@ -1,11 +1,9 @@
 // @ts-check
 // Builds the pages under test into a temporary directory and serves them with `vite preview`, each started by
-// its binary (so the PID we hold is the server's) on a free port. Our page goes through the launchers `npm
-// start` uses (scripts/lib/vite.mjs); the peer and the parse harness are bench/'s own Vite projects.
-import { spawn } from 'node:child_process';
+// its binary (so the PID we hold is the server's) on a free port, all through the launchers `npm start` uses
+// (scripts/lib/vite.mjs). The peer and the parse harness are bench/'s own Vite projects, with bench/'s own vite.
 import path from 'node:path';
-import { findFreePort, LOOPBACK } from '../../scripts/lib/ports.mjs';
-import { exited, forEachLine, isRunning, outputTail, stopProcess } from '../../scripts/lib/processes.mjs';
+import { findFreePort } from '../../scripts/lib/ports.mjs';
 import { repoRoot } from '../../scripts/lib/repo.mjs';
 import { buildApp, startVitePreview } from '../../scripts/lib/vite.mjs';
 import { benchDir } from './prepare.mjs';
@@ -26,14 +24,14 @@ export const projects = {
 };
 
 /**
- * @param {Record<string, string | undefined>} extra  undefined removes an inherited variable
- * @returns {NodeJS.ProcessEnv}
+ * The changes to the inherited environment (undefined removes a variable): nothing inherited may configure the
+ * page, only what this run sets.
+ * @param {Record<string, string | undefined>} extra
+ * @returns {Record<string, string | undefined>}
  */
 function environment(extra) {
-  /** @type {NodeJS.ProcessEnv} */
-  const env = { ...process.env };
-  // Nothing inherited may configure the page: only what this run sets.
-  for (const name of Object.keys(env)) if (name.startsWith('VITE_')) delete env[name];
+  /** @type {Record<string, string | undefined>} */
+  const env = Object.fromEntries(Object.keys(process.env).filter((name) => name.startsWith('VITE_')).map((name) => [name, undefined]));
   for (const [name, value] of Object.entries(extra)) if (value !== undefined) env[name] = value;
   return env;
 }
@@ -68,16 +66,11 @@ export async function previewOurs(outDir) {
  * @param {Record<string, string | undefined>} viteEnv
  */
 export async function buildPage(project, outDir, viteEnv) {
-  const child = spawn(project.vite, ['build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], {
-    cwd: project.cwd,
-    env: environment(viteEnv),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const tail = outputTail(60);
-  forEachLine(child.stdout, (line) => tail.push(line));
-  forEachLine(child.stderr, (line) => tail.push(line));
-  const { code } = await exited(child);
-  if (code !== 0) throw new Error(`vite build of ${project.name} (${path.relative(repoRoot, project.cwd)}) failed:\n${tail.text()}`);
+  try {
+    await buildApp({ outDir, cwd: project.cwd, binary: project.vite, env: environment(viteEnv), extraArgs: ['--logLevel', 'warn'] });
+  } catch (error) {
+    throw new Error(`vite build of ${project.name} (${path.relative(repoRoot, project.cwd)}) failed: ${error instanceof Error ? error.message : error}`);
+  }
 }
 
 /**
@@ -94,39 +87,13 @@ export async function buildPage(project, outDir, viteEnv) {
  * @returns {Promise<RunningPreview>}
  */
 export async function previewPage(project, outDir) {
-  const port = await findFreePort();
-  const child = spawn(project.vite, ['preview', '--outDir', outDir, '--host', LOOPBACK, '--port', String(port), '--strictPort'], {
+  const server = await startVitePreview({
+    outDir,
+    port: await findFreePort(),
     cwd: project.cwd,
+    binary: project.vite,
     env: environment({}),
-    stdio: ['ignore', 'pipe', 'pipe'],
+    startupTimeoutMs: 30_000,
   });
-  const tail = outputTail();
-  forEachLine(child.stdout, (line) => tail.push(line));
-  forEachLine(child.stderr, (line) => tail.push(line));
-  const stop = () => stopProcess(child);
-  const url = `http://${LOOPBACK}:${port}/`;
-  const deadline = Date.now() + 30_000;
-  try {
-    for (;;) {
-      if (!isRunning(child)) throw new Error(`vite preview of ${project.name} exited:\n${tail.text()}`);
-      if (await answers(url)) break;
-      if (Date.now() > deadline) throw new Error(`vite preview of ${project.name} did not answer ${url}:\n${tail.text()}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-  return { url, pid: child.pid, stop };
-}
-
-/** @param {string} url */
-async function answers(url) {
-  try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
-    await response.body?.cancel();
-    return response.ok;
-  } catch {
-    return false;
-  }
+  return { url: server.url, pid: server.child.pid, stop: server.stop };
 }

@@ -7,6 +7,6 @@ import wasm from 'vite-plugin-wasm';
 export default defineConfig({
   plugins: [wasm()],
   resolve: {
-    alias: { 'geocache-client': fileURLToPath(new URL('../../wasm/pkg', import.meta.url)) },
+    alias: { 'geocache-client': fileURLToPath(new URL('../../wasm/pkg-bench', import.meta.url)) },
   },
 });

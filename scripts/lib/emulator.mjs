@@ -38,7 +38,7 @@ import { environmentWith, exited, forEachLine, outputTail, stopProcess } from '.
  * @property {(child: import('node:child_process').ChildProcess) => void} [onSpawn]  lets a launcher track it before it is ready
  * @property {number} [startupTimeoutMs]
  * @property {boolean} [raiseAuthRateLimits]  raise the per-address auth rate limits out of the way (every test request
- *   comes from 127.0.0.1); default: on when GEOCACHE_TEST_RAISE_AUTH_RATE_LIMITS=1, as scripts/test.sh sets it
+ *   comes from 127.0.0.1); default: on when GEOCACHE_TEST_RAISE_AUTH_RATE_LIMITS=1, as scripts/test.mjs sets it
  */
 
 /** The repository's Supabase CLI config: `[api] max_rows` is the row cap of every emulator started here. */

@@ -2,11 +2,11 @@
 // A throwaway PostgreSQL cluster for tests: `initdb` into a fresh temporary directory as an unprivileged user,
 // a server that listens only on 127.0.0.1 (a free port) and on a socket inside that directory, password
 // authentication with a random password, and the directory removed on stop. Debian's server binaries are
-// used (/usr/lib/postgresql/<version>/bin; `bash scripts/test.sh postgres` installs them where missing).
+// used (/usr/lib/postgresql/<version>/bin; `node scripts/test.mjs postgres` installs them where missing).
 // Nothing here touches the system's own clusters.
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { chmod, chown, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,7 +16,7 @@ import { exited, forEachLine, outputTail, stopProcess } from './processes.mjs';
 const DEBIAN_POSTGRES_ROOT = '/usr/lib/postgresql';
 /** The name the cluster's superuser gets: Supabase's own superuser, so the migration runs as `postgres`. */
 export const SUPERUSER = 'supabase_admin';
-/** Where clusters are created: `scripts/test.sh` points this at a directory it removes on exit. */
+/** Where clusters are created: `scripts/test.mjs` points this at a directory it removes on exit (`createScratch`). */
 const SCRATCH_VARIABLE = 'GEOCACHE_PG_SCRATCH';
 
 /**
@@ -46,7 +46,7 @@ export function findPostgres(env = process.env) {
   }
   throw new Error(
     `No PostgreSQL server binaries in ${DEBIAN_POSTGRES_ROOT}/<version>/bin. Install Debian's postgresql package ` +
-      '(`bash scripts/test.sh postgres` does), or set POSTGRES_BINDIR.',
+      '(`node scripts/test.mjs postgres` does), or set POSTGRES_BINDIR.',
   );
 }
 
@@ -218,4 +218,72 @@ async function startServer({ binDir, dataDir, socketDir, port, user, env, cwd, s
     clearTimeout(timer);
   }
   return stop;
+}
+
+/**
+ * A scratch directory for every cluster of one test run (pass it to the tests as GEOCACHE_PG_SCRATCH), so whatever
+ * a crashed test leaves behind is found by `removeScratch` and nothing else is touched. In /tmp, not $TMPDIR: the
+ * unprivileged user the clusters run as must reach it (each cluster's own directory inside is private to that user).
+ * @returns {Promise<string>}
+ */
+export async function createScratch() {
+  const dir = await mkdtemp('/tmp/geocache-pg-scratch.');
+  await chmod(dir, 0o755);
+  return dir;
+}
+
+/**
+ * Stops every server still running on a cluster under `scratch` (fast shutdown, then SIGKILL), then removes it.
+ * @param {string} scratch
+ */
+export async function removeScratch(scratch) {
+  if (!existsSync(scratch)) return;
+  for (const name of readdirSync(scratch).filter((entry) => entry.startsWith('geocache-pg-'))) {
+    const dataDir = path.join(scratch, name, 'data');
+    const pid = serverPid(dataDir);
+    if (pid === undefined) continue;
+    signal(pid, 'SIGINT');
+    for (let tries = 0; tries < 100 && alive(pid); tries++) await new Promise((resolve) => setTimeout(resolve, 100));
+    signal(pid, 'SIGKILL');
+  }
+  await rm(scratch, { recursive: true, force: true });
+}
+
+/**
+ * The PID in the cluster's postmaster.pid, when that process still runs on this very directory (not a recycled id).
+ * @param {string} dataDir
+ * @returns {number | undefined}
+ */
+function serverPid(dataDir) {
+  let pid;
+  let commandLine;
+  try {
+    pid = Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    commandLine = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+  } catch {
+    return undefined;
+  }
+  return Number.isInteger(pid) && pid > 0 && commandLine.includes(dataDir) ? pid : undefined;
+}
+
+/** @param {number} pid */
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * @param {number} pid
+ * @param {NodeJS.Signals} name
+ */
+function signal(pid, name) {
+  try {
+    process.kill(pid, name);
+  } catch {
+    // already gone
+  }
 }

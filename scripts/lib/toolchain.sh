@@ -1,5 +1,6 @@
 # shellcheck shell=bash
-# Helpers shared by setup.sh, build-wasm.sh and test.sh (sourced, not run).
+# Helpers shared by setup.sh, setup-wasm-debian.sh and build-wasm.sh (sourced, not run); scripts/lib/toolchain.mjs
+# is the same toolchain choice for the Node scripts.
 # shellcheck disable=SC2034 # cargo_bin, WASM_TARGET and friends are used by the scripts that source this file
 
 # Tools that `cargo install` puts in ~/.cargo/bin (wasm-bindgen, wasm-pack) must win over anything else on PATH.
@@ -10,7 +11,7 @@ fi
 export PATH
 
 WASM_TARGET=wasm32-unknown-unknown
-# The toolchain name scripts/setup.sh links Debian's rustc-web under when rustup cannot provide the wasm32 std.
+# The toolchain name scripts/setup-wasm-debian.sh links Debian's rustc-web under when rustup cannot provide the wasm32 std.
 DEBIAN_WASM_TOOLCHAIN=debian-web
 
 have() { command -v "$1" >/dev/null 2>&1; }

@@ -1,5 +1,6 @@
 // @ts-check
-// The app's Vite, started by its binary: the dev server, a production build, and `vite preview` serving a build.
+// Vite, started by its binary: the dev server, a production build, and `vite preview` serving a build. The app's
+// (app/, the workspace's vite) unless `cwd` and `binary` name another Vite project, such as bench/'s pages.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { appDir, viteBinary } from './repo.mjs';
@@ -23,11 +24,14 @@ import { environmentWith, exited, forEachLine, isRunning, outputTail, stopProces
  * @property {boolean} [detached]
  * @property {(child: import('node:child_process').ChildProcess) => void} [onSpawn]  lets a launcher track it before it is ready
  * @property {number} [startupTimeoutMs]
+ * @property {string} [cwd]                                 the Vite project (its vite.config.*); default app/
+ * @property {string} [binary]                              that project's vite binary; default the workspace's
  */
 
-function requireVite() {
-  if (!existsSync(viteBinary)) {
-    throw new Error(`${viteBinary} does not exist: run \`npm ci\` (scripts/setup.sh does) first.`);
+/** @param {string} binary */
+function requireVite(binary) {
+  if (!existsSync(binary)) {
+    throw new Error(`${binary} does not exist: run \`npm ci\` (scripts/setup.sh does) first.`);
   }
 }
 
@@ -54,10 +58,13 @@ export function startVitePreview({ outDir, ...options }) {
  * @param {ViteOptions} options
  * @returns {Promise<RunningVite>}
  */
-async function startServer(command, { port, host = LOOPBACK, env = {}, onOutput, detached = false, onSpawn, startupTimeoutMs = 60_000 }) {
-  requireVite();
-  const child = spawn(viteBinary, [...command, '--host', host, '--port', String(port), '--strictPort'], {
-    cwd: appDir,
+async function startServer(
+  command,
+  { port, host = LOOPBACK, env = {}, onOutput, detached = false, onSpawn, startupTimeoutMs = 60_000, cwd = appDir, binary = viteBinary },
+) {
+  requireVite(binary);
+  const child = spawn(binary, [...command, '--host', host, '--port', String(port), '--strictPort'], {
+    cwd,
     env: environmentWith(env),
     stdio: ['ignore', 'pipe', 'pipe'],
     detached,
@@ -117,19 +124,21 @@ async function answers(url) {
  * @property {string[]} [extraArgs]                          more `vite build` flags (e.g. --manifest)
  * @property {(line: string, stream: 'stdout' | 'stderr') => void} [onOutput]
  * @property {(child: import('node:child_process').ChildProcess) => void} [onSpawn]
+ * @property {string} [cwd]                                  the Vite project; default app/
+ * @property {string} [binary]                               that project's vite binary; default the workspace's
  */
 
 /**
- * `vite build` of the page into `outDir`; resolves to its output lines (stdout and stderr, in order), rejects
+ * `vite build` of the page (or of the project in `cwd`) into `outDir`; resolves to its output lines (stdout and stderr, in order), rejects
  * with them when it fails.
  * @param {BuildOptions} options
  * @returns {Promise<string[]>}
  */
-export async function buildApp({ outDir, env = {}, extraArgs = [], onOutput, onSpawn }) {
-  requireVite();
+export async function buildApp({ outDir, env = {}, extraArgs = [], onOutput, onSpawn, cwd = appDir, binary = viteBinary }) {
+  requireVite(binary);
   // NO_COLOR: plain text, so callers can read the build's messages.
-  const child = spawn(viteBinary, ['build', '--outDir', outDir, '--emptyOutDir', ...extraArgs], {
-    cwd: appDir,
+  const child = spawn(binary, ['build', '--outDir', outDir, '--emptyOutDir', ...extraArgs], {
+    cwd,
     env: environmentWith({ NO_COLOR: '1', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -2,7 +2,6 @@
 // and the misuses marked @ts-expect-error must not.
 import {
   createClient,
-  parseEntriesForBenchmark,
   type AuthError,
   type ClientOptions,
   type EntryList,
@@ -105,8 +104,6 @@ export async function usage(): Promise<void> {
   }
   paged.free();
   entries.free();
-  const parsed: number = parseEntriesForBenchmark(new TextEncoder().encode("[]"));
-  void parsed;
 
   try {
     await client.signLogbook({ name: "Ann", message: "Found it!" });

@@ -1,0 +1,161 @@
+#!/usr/bin/env node
+// @ts-check
+// `npm test`: every check the project has, in order, failing fast with a banner naming the step.
+// `node scripts/test.mjs STEP...` runs only the named steps (after setup), e.g. `node scripts/test.mjs e2e`.
+// The steps run one after another: most of them build or drive Chromium, and the machine's cores are the limit.
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { startEmulator } from './lib/emulator.mjs';
+import { createScratch, findPostgres, removeScratch } from './lib/postgres.mjs';
+import { repoRoot } from './lib/repo.mjs';
+import { allPassed, run, runSteps, StepFailure } from './lib/step-runner.mjs';
+import { pathWithCargoBin, WASM_TARGET, wasmToolchainEnv } from './lib/toolchain.mjs';
+import { findOnPath, writeWebdriverConfig } from './lib/webdriver.mjs';
+
+const started = Date.now();
+process.chdir(repoRoot);
+process.env.PATH = pathWithCargoBin();
+process.env.CHROMIUM_PATH ||= findOnPath(['chromium', 'chromium-browser', 'google-chrome']) ?? '';
+process.env.CHROMEDRIVER ||= findOnPath(['chromedriver']) ?? '';
+process.env.CARGO_TERM_COLOR ||= 'always';
+// The wasm auth tests (wasm/tests/support) expect short MFA challenges and a cheap password hash. Every test request
+// comes from 127.0.0.1, so the per-address auth rate limits are raised for the browser tests' emulator and (through
+// this variable) for every emulator scripts/lib/emulator.mjs starts for the tests.
+process.env.GEOCACHE_TEST_RAISE_AUTH_RATE_LIMITS = '1';
+const WASM_TEST_EMULATOR_FLAGS = ['--mfa-challenge-expiry', '3', '--password-hash-cost', '4'];
+
+/** What an interrupted or failed run must still stop and remove. */
+const cleanups = new Set();
+/** @param {() => Promise<void>} cleanup */
+async function withCleanup(cleanup, /** @type {() => Promise<void>} */ body) {
+  cleanups.add(cleanup);
+  try {
+    await body();
+  } finally {
+    cleanups.delete(cleanup);
+    await cleanup();
+  }
+}
+for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])) {
+  process.once(signal, () => {
+    void Promise.allSettled([...cleanups].map((cleanup) => cleanup())).then(() =>
+      process.exit(128 + os.constants.signals[signal]),
+    );
+  });
+}
+
+async function clippyWasm() {
+  const env = wasmToolchainEnv();
+  await run('cargo', ['clippy', '-p', 'geocache-client', '--target', WASM_TARGET, '--all-targets', '--', '-D', 'warnings'], { env });
+  // The page's build (scripts/build-wasm.sh: wasm/pkg-logbook) leaves out the auth client.
+  await run('cargo', ['clippy', '-p', 'geocache-client', '--target', WASM_TARGET, '--no-default-features', '--all-targets', '--', '-D', 'warnings'], { env });
+}
+
+// One emulator for the wasm-bindgen browser tests, stopped even when the tests fail; its output is shown then.
+async function wasmBrowserTests() {
+  if (!process.env.CHROMIUM_PATH || !process.env.CHROMEDRIVER) {
+    throw new StepFailure('Chromium or ChromeDriver was not found on PATH: run scripts/setup.sh, or set CHROMIUM_PATH and CHROMEDRIVER.', 1);
+  }
+  const toolchain = wasmToolchainEnv();
+  /** @type {string[]} */
+  const output = [];
+  // The row cap and other shared settings come from the Supabase CLI's config, as for `npm start`.
+  const emulator = await startEmulator({
+    extraArgs: WASM_TEST_EMULATOR_FLAGS,
+    raiseAuthRateLimits: true,
+    onOutput: (line) => output.push(line),
+  });
+  const scratch = await mkdtemp(path.join(os.tmpdir(), 'geocache-webdriver-'));
+  const stop = async () => {
+    await emulator.stop();
+    await rm(scratch, { recursive: true, force: true });
+  };
+  await withCleanup(stop, async () => {
+    console.log(`emulator for the browser tests: ${emulator.url}`);
+    const env = {
+      ...toolchain,
+      EMULATOR_URL: emulator.url,
+      EMULATOR_ANON_KEY: emulator.anonKey,
+      EMULATOR_SERVICE_ROLE_KEY: emulator.serviceRoleKey,
+      EMULATOR_PUBLISHABLE_KEY: emulator.publishableKey,
+      EMULATOR_SECRET_KEY: emulator.secretKey,
+      WASM_BINDGEN_TEST_WEBDRIVER_JSON: await writeWebdriverConfig(scratch, process.env.CHROMIUM_PATH ?? ''),
+      WASM_BINDGEN_TEST_TIMEOUT: '60',
+    };
+    try {
+      // The npm package's features, and `bench`, whose export has browser tests of its own.
+      await run('wasm-pack', ['test', '--headless', '--chrome', 'wasm', '--features', 'bench'], { env });
+      // The page's own build (wasm/pkg-logbook): no auth client, so only the logbook tests compile in.
+      await run('wasm-pack', ['test', '--headless', '--chrome', 'wasm', '--no-default-features'], { env });
+    } catch (error) {
+      console.error(`Emulator output:\n${output.join('\n')}`);
+      throw error;
+    }
+  });
+}
+
+// Debian's PostgreSQL server binaries, installed only where none are found (POSTGRES_BINDIR: elsewhere).
+async function ensurePostgresServer() {
+  try {
+    findPostgres();
+    return;
+  } catch (error) {
+    if (!findOnPath(['apt-get'])) throw error;
+  }
+  console.log('installing: postgresql (apt-get; the tests run their own throwaway cluster)');
+  await run('bash', ['-c', 'source scripts/lib/toolchain.sh && apt_install postgresql']);
+}
+
+// The clusters live under one scratch directory, removed (with any server a crashed test left running) afterwards.
+async function postgresTests() {
+  await ensurePostgresServer();
+  const scratch = await createScratch();
+  await withCleanup(
+    () => removeScratch(scratch),
+    () => run('node', ['--test', '--test-timeout=180000', 'tests/postgres/'], { env: { GEOCACHE_PG_SCRATCH: scratch } }),
+  );
+}
+
+/**
+ * @param {string} command
+ * @param {...string} args
+ */
+const command = (command, ...args) => () => run(command, args);
+
+const steps = [
+  { id: 'setup', title: 'Toolchain and dependencies (scripts/setup.sh)', always: true, action: command('bash', 'scripts/setup.sh') },
+  { id: 'fmt', title: 'Rust formatting (cargo fmt --check)', action: command('cargo', 'fmt', '--all', '--check') },
+  { id: 'clippy', title: 'Rust lints, host (cargo clippy -D warnings)', action: command('cargo', 'clippy', '--workspace', '--all-targets', '--', '-D', 'warnings') },
+  { id: 'clippy-wasm', title: 'Rust lints, wasm32 (cargo clippy -p geocache-client)', action: clippyWasm },
+  { id: 'cargo-test', title: 'Rust tests: core, wasm (host), emulator (cargo test)', action: command('cargo', 'test', '--workspace') },
+  { id: 'build-wasm', title: 'wasm package (scripts/build-wasm.sh)', action: command('bash', 'scripts/build-wasm.sh') },
+  { id: 'typecheck', title: 'TypeScript: app, tests, generated wasm/pkg types (tsc --noEmit)', action: command('npm', 'run', 'typecheck') },
+  { id: 'eslint', title: 'ESLint', action: command('node_modules/.bin/eslint', '.') },
+  { id: 'vitest', title: 'App component tests (Vitest)', action: command('npm', 'test', '-w', 'app') },
+  // The benchmark's harness (statistics, targets, report); the measurements themselves are `npm run bench`.
+  { id: 'bench-lib', title: 'Benchmark harness unit tests (node --test bench/lib)', action: command('node', '--test', 'bench/lib/') },
+  { id: 'build-emulator', title: 'Emulator binary (cargo build -p geocache-emulator)', action: command('cargo', 'build', '-p', 'geocache-emulator') },
+  // The npm package as its users get it: packed, installed into a fresh Vite project, run in Chromium; publint, attw.
+  { id: 'packaging', title: 'npm package: pack, install, build and run in Chromium; publint, attw (node --test)', action: command('node', '--test', '--test-timeout=300000', 'tests/packaging/') },
+  { id: 'wasm-browser', title: 'wasm-bindgen tests in headless Chromium against the emulator', action: wasmBrowserTests },
+  { id: 'conformance', title: 'Emulator conformance with @supabase/supabase-js (node --test)', action: command('node', '--experimental-websocket', '--test', 'tests/conformance/') },
+  { id: 'postgres', title: 'Migration on PostgreSQL: roles, index, parity with the emulator (node --test)', action: postgresTests },
+  { id: 'production-build', title: 'Production build: npm run build output, CSP, lazy wasm (node --test)', action: command('node', '--test', '--test-timeout=300000', 'tests/build/') },
+  { id: 'e2e', title: 'End-to-end (Playwright, Chromium; dev server and production build)', action: command('node_modules/.bin/playwright', 'test', '--config', 'tests/playwright.config.ts') },
+];
+
+const selected = process.argv.slice(2);
+const known = steps.filter((step) => !step.always).map((step) => step.id);
+for (const name of selected) {
+  if (!known.includes(name)) {
+    console.error(`error: unknown step '${name}'; steps: ${known.join(' ')}`);
+    process.exit(1);
+  }
+}
+try {
+  allPassed(await runSteps(steps, selected), Date.now() - started);
+} catch (error) {
+  if (!(error instanceof StepFailure)) throw error;
+  process.exitCode = error.exitCode;
+}
