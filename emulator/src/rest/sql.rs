@@ -5,6 +5,9 @@ use crate::rest::plan::{Condition, Ordering, Plan, Predicate};
 use crate::rest::query::{CompareOp, Direction, LogicOperator, Nulls};
 use crate::table::{Column, Row, SqlValue};
 
+#[path = "implied_bounds.rs"]
+mod implied_bounds;
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Statement {
     pub sql: String,
@@ -68,12 +71,16 @@ fn mutation_target(plan: &Plan, params: &mut Vec<SqlValue>) -> String {
     sql
 }
 
+/// The conditions, then the range bounds their `or`s imply (redundant, so the result is the
+/// same; they let SQLite read a keyset page as an index range).
 fn where_clause(conditions: &[Condition], params: &mut Vec<SqlValue>) -> String {
     if conditions.is_empty() {
         return String::new();
     }
+    let bounds = implied_bounds::implied_bounds(conditions);
     let terms: Vec<String> = conditions
         .iter()
+        .chain(&bounds)
         .map(|condition| condition_sql(condition, params))
         .collect();
     format!(" WHERE {}", terms.join(" AND "))
@@ -146,15 +153,20 @@ fn order_clause(ordering: &[Ordering]) -> String {
     let mut terms: Vec<String> = ordering
         .iter()
         .map(|term| {
-            format!(
-                "{} {} {}",
-                term.column.sql(),
-                direction_sql(term.direction),
-                match term.nulls {
+            let column = term.column.sql();
+            let direction = direction_sql(term.direction);
+            if holds_null(term.column) {
+                let nulls = match term.nulls {
                     Nulls::First => "NULLS FIRST",
                     Nulls::Last => "NULLS LAST",
-                }
-            )
+                };
+                format!("{column} {direction} {nulls}")
+            } else {
+                // Where NULLs would go changes nothing here, and SQLite reads an index in order
+                // only for its own placement: `id DESC NULLS FIRST` after `created_at` would
+                // sort every page in a temporary b-tree.
+                format!("{column} {direction}")
+            }
         })
         .collect();
     let tiebreak = ordering
@@ -163,6 +175,14 @@ fn order_clause(ordering: &[Ordering]) -> String {
         .map_or(Direction::Asc, |term| term.direction);
     terms.push(format!("\"id\" {}", direction_sql(tiebreak)));
     format!(" ORDER BY {}", terms.join(", "))
+}
+
+/// Whether the column can hold NULL: none can, `id` being the rowid and the others `NOT NULL`
+/// in `db::SCHEMA`.
+fn holds_null(column: Column) -> bool {
+    match column {
+        Column::Id | Column::CreatedAt | Column::Name | Column::Message => false,
+    }
 }
 
 fn direction_sql(direction: Direction) -> &'static str {
@@ -216,7 +236,7 @@ mod tests {
         assert_eq!(
             statement("order=created_at.desc").sql,
             "SELECT \"id\", \"created_at\", \"name\", \"message\" FROM geocache_logs \
-             ORDER BY \"created_at\" DESC NULLS FIRST, \"id\" DESC"
+             ORDER BY \"created_at\" DESC, \"id\" DESC"
         );
     }
 
@@ -237,7 +257,7 @@ mod tests {
         assert!(
             statement.sql.contains(
                 "WHERE \"id\" > ? AND (\"created_at\" < ? OR (\"created_at\" = ? AND \"id\" < ?)) \
-                 AND NOT ((\"name\" = ? AND \"message\" IS NULL))"
+                 AND NOT ((\"name\" = ? AND \"message\" IS NULL)) AND \"created_at\" <= ? ORDER BY"
             ),
             "{}",
             statement.sql
@@ -250,8 +270,77 @@ mod tests {
                 SqlValue::Integer(1_714_521_600_000_000),
                 SqlValue::Integer(7),
                 SqlValue::Text("x'--".into()),
+                // The bound the `or` implies, after every filter.
+                SqlValue::Integer(1_714_521_600_000_000),
             ]
         );
+    }
+
+    /// SQLite's plan for `statement`, one line per step.
+    fn query_plan(statement: &Statement) -> Vec<String> {
+        let connection = rusqlite::Connection::open_in_memory().unwrap();
+        connection.execute_batch(crate::db::SCHEMA).unwrap();
+        let mut explain = connection
+            .prepare(&format!("EXPLAIN QUERY PLAN {}", statement.sql))
+            .unwrap();
+        explain
+            .query_map(rusqlite::params_from_iter(&statement.params), |row| {
+                row.get(3)
+            })
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap()
+    }
+
+    #[test]
+    fn keyset_pages_read_an_index_range_in_order() {
+        for (raw, range) in [
+            (
+                "order=created_at.desc,id.desc&limit=1000&or=(created_at.lt.%222024-05-01T00:00:00Z%22,and(created_at.eq.%222024-05-01T00:00:00Z%22,id.lt.7))",
+                "(created_at<?)",
+            ),
+            (
+                "order=created_at.asc,id.asc&limit=1000&or=(created_at.gt.%222024-05-01T02:00:00%2B02:00%22,and(created_at.eq.%222024-05-01T02:00:00%2B02:00%22,id.gt.7))",
+                "(created_at>?)",
+            ),
+        ] {
+            assert_eq!(
+                query_plan(&statement(raw)),
+                [format!(
+                    "SEARCH geocache_logs USING INDEX geocache_logs_created_at {range}"
+                )],
+                "{raw}"
+            );
+        }
+        // Counting a keyset page's rows is an index range as well.
+        let plan = plan::plan(
+            &query::parse(Some(
+                "or=(created_at.lt.%222024-05-01T00:00:00Z%22,and(created_at.eq.%222024-05-01T00:00:00Z%22,id.lt.7))",
+            ))
+            .unwrap(),
+        )
+        .unwrap();
+        assert_eq!(
+            query_plan(&count(&plan.conditions)),
+            ["SEARCH geocache_logs USING COVERING INDEX geocache_logs_created_at (created_at<?)"]
+        );
+    }
+
+    #[test]
+    fn null_placement_is_left_out_exactly_for_the_not_null_columns() {
+        let connection = rusqlite::Connection::open_in_memory().unwrap();
+        connection.execute_batch(crate::db::SCHEMA).unwrap();
+        for column in Column::ALL {
+            let not_null: bool = connection
+                .query_row(
+                    // `id`, the rowid, cannot be NULL either.
+                    "SELECT \"notnull\" OR \"pk\" FROM pragma_table_info('geocache_logs') WHERE name = ?",
+                    [column.name()],
+                    |row| row.get(0),
+                )
+                .unwrap();
+            assert_eq!(holds_null(column), !not_null, "{}", column.name());
+        }
     }
 
     #[test]
@@ -272,7 +361,7 @@ mod tests {
         assert_eq!(
             statement.sql,
             "DELETE FROM geocache_logs WHERE \"id\" IN (SELECT \"id\" FROM geocache_logs \
-             WHERE \"name\" = ? ORDER BY \"id\" DESC NULLS FIRST, \"id\" ASC LIMIT ? OFFSET ?) \
+             WHERE \"name\" = ? ORDER BY \"id\" DESC, \"id\" ASC LIMIT ? OFFSET ?) \
              RETURNING \"id\", \"created_at\", \"name\", \"message\""
         );
     }

@@ -9,6 +9,7 @@ mod injection;
 mod insert;
 mod internal;
 mod keys;
+mod keyset_walk;
 mod limits;
 mod logic_trees;
 mod mutate;
