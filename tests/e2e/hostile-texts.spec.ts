@@ -228,7 +228,10 @@ test('a card holding a 1 MiB message of emoji is painted at once, cut until aske
     });
     expect(stored.status).toBe(201);
     expectSame((await storedRows(stack)).at(-1)?.message, exact.message, 'the stored message');
-    const listed = page.waitForResponse((response) => response.url().includes('/rest/v1/geocache_logs') && !response.url().includes('limit='));
+    // The first page of the list: it holds the one entry.
+    const listed = page.waitForResponse(
+      (response) => response.url().includes('/rest/v1/geocache_logs') && response.request().method() === 'GET',
+    );
     await page.goto('/', { waitUntil: 'commit' });
     await listed;
     // Soon after the list arrives, the card shows the start of the text, and two more frames are painted.
