@@ -129,6 +129,7 @@ module.exports = defineConfig(
     '**/target/',
     'wasm/pkg/',
     'wasm/pkg-logbook/',
+    'wasm/pkg-bench/',
     '.data/',
     'tests/output/',
     'tests/test-results/',
