@@ -1,4 +1,6 @@
-//! Strict validation of the entry list PostgREST returns: the body text is parsed once, here.
+//! The entry schema, meaning the JSON shape of the rows (not the database schema a request
+//! targets): strict validation of the entry list PostgREST returns; the body text is parsed once,
+//! here.
 
 use std::borrow::Cow;
 use std::fmt;
