@@ -49,7 +49,11 @@ impl ClientConfig {
         }
         let rest_url = base_url.join("rest/v1");
         let auth_url = base_url.join("auth/v1");
-        let first_label = base_url.hostname().split('.').next().unwrap_or_default();
+        let first_label = base_url
+            .hostname()
+            .split('.')
+            .next()
+            .expect("split always yields a first item");
         let storage_key = format!("sb-{first_label}-auth-token");
         Ok(ClientConfig {
             base_url,

@@ -179,9 +179,9 @@ impl EntryList {
     }
 
     fn str(&self, span: Span) -> &str {
-        // Spans are made from string slices of `text`, so they are always in range and on
-        // character boundaries; `get` keeps a broken invariant from ever panicking.
-        self.text.get(span.start..span.end).unwrap_or_default()
+        self.text
+            .get(span.start..span.end)
+            .expect("spans are made from string slices of `text`: in range, on char boundaries")
     }
 }
 

@@ -7,6 +7,7 @@
 //! explicit outcomes), and the auth client's requests, sessions, errors and refresh timing in
 //! [`auth`]. The wasm crate performs the I/O and owns the timers; nothing in this crate touches
 //! the web.
+#![cfg_attr(test, allow(clippy::unwrap_used))]
 
 pub mod auth;
 pub mod base_headers;

@@ -3,6 +3,7 @@
 //! `Response.text()` decodes them ([`decode_body`]), then [`EntryList::parse`]. Every case must give
 //! the manifest's code, index and field, `parse_entries` must give the same error, and nothing may
 //! panic. The e2e spec `tests/e2e/malformed-lists.spec.ts` replays the same corpus in the browser.
+#![cfg_attr(test, allow(clippy::unwrap_used))]
 
 use std::collections::BTreeSet;
 use std::fs;

@@ -153,7 +153,7 @@ pub fn new_entry(value: &JsValue) -> Result<NewEntry, ClientError> {
         ));
     }
     let field = |key: &str| match Reflect::get(value, &key.into()) {
-        Ok(text) if text.is_string() => Ok(text.as_string().unwrap_or_default()),
+        Ok(text) if text.is_string() => Ok(text.as_string().expect("checked to be a string")),
         Ok(missing) if missing.is_undefined() => Err(invalid(&format!("missing field \"{key}\""))),
         _ => Err(invalid(&format!("field \"{key}\" is not a string"))),
     };

@@ -192,7 +192,8 @@ pub(crate) fn factor_path(factor_id: &str, action: Option<&str>) -> String {
 /// `JSON.stringify` of a body struct, fields in declaration order (going through `Value` would sort
 /// them). Serialising these plain structs of strings and JSON values cannot fail.
 pub(crate) fn to_json<T: Serialize>(body: &T) -> String {
-    serde_json::to_string(body).unwrap_or_default()
+    serde_json::to_string(body)
+        .expect("request bodies are plain structs of strings and JSON values")
 }
 
 /// `signUp` arguments: an email or a phone with a password, as supabase-js takes them.

@@ -127,10 +127,10 @@ impl AuthClient {
     }
 
     pub(super) fn save_session(&self, session: &Session) {
-        // Serialising a session (strings, numbers and JSON maps) cannot fail.
-        if let Ok(text) = session.to_storage() {
-            self.store.save(&text);
-        }
+        let text = session
+            .to_storage()
+            .expect("a session is strings, numbers and JSON maps: serialising it cannot fail");
+        self.store.save(&text);
     }
 
     pub(super) fn remove_session(&self) {
