@@ -248,10 +248,17 @@ impl<'a> Parser<'a> {
     }
 }
 
+/// Whether `year-month-day` is a real day of the (proleptic Gregorian) calendar: the one calendar
+/// check the crate has, for timestamps and for the auth API's version dates alike.
+pub(crate) fn is_calendar_date(year: u32, month: u32, day: u32) -> bool {
+    (1..=12).contains(&month) && (1..=days_in_month(year, month)).contains(&day)
+}
+
 fn is_leap_year(year: u32) -> bool {
     year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
 }
 
+/// The days `month` (1 to 12) has in `year`.
 fn days_in_month(year: u32, month: u32) -> u32 {
     match month {
         2 if is_leap_year(year) => 29,

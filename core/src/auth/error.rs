@@ -5,6 +5,7 @@ use serde_json::{Map, Value};
 
 use crate::http::HttpResponse;
 use crate::outcome::NoResponse;
+use crate::timestamp::is_calendar_date;
 
 /// `X-Supabase-Api-Version`, sent on every auth request and echoed by the server.
 pub const API_VERSION_HEADER: &str = "x-supabase-api-version";
@@ -247,15 +248,7 @@ fn is_valid_api_date(text: &str) -> bool {
     let (Some(year), Some(month), Some(day)) = (digits(0..4), digits(5..7), digits(8..10)) else {
         return false;
     };
-    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
-    let days = match month {
-        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-        4 | 6 | 9 | 11 => 30,
-        2 if leap => 29,
-        2 => 28,
-        _ => return false,
-    };
-    (1..=days).contains(&day)
+    is_calendar_date(year, month, day)
 }
 
 /// The string reasons of `weak_password.reasons`.
