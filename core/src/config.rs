@@ -42,6 +42,18 @@ pub struct ClientConfig {
 
 impl ClientConfig {
     /// Validates in supabase-js's order: URL present, http(s) scheme, parseable, then key present.
+    ///
+    /// ```
+    /// use geocache_core::{ClientConfig, ConfigError};
+    ///
+    /// let config = ClientConfig::new("https://abc.supabase.co", "sb_publishable_key")?;
+    /// assert_eq!(config.rest_url(), "https://abc.supabase.co/rest/v1");
+    /// assert_eq!(config.auth_url(), "https://abc.supabase.co/auth/v1");
+    /// assert_eq!(config.storage_key(), "sb-abc-auth-token");
+    ///
+    /// assert_eq!(ClientConfig::new("", "key"), Err(ConfigError::UrlRequired));
+    /// # Ok::<(), ConfigError>(())
+    /// ```
     pub fn new(supabase_url: &str, supabase_key: &str) -> Result<Self, ConfigError> {
         let base_url = validate_supabase_url(supabase_url)?;
         if supabase_key.is_empty() {

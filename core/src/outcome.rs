@@ -154,6 +154,20 @@ fn is_server_status(status: u16) -> bool {
 }
 
 /// Passes a 2xx response through and classifies everything else.
+///
+/// ```
+/// use geocache_core::outcome::expect_success;
+/// use geocache_core::{HttpResponse, LogbookError};
+///
+/// let ok = expect_success(Ok(HttpResponse::new(200, "[]")));
+/// assert_eq!(ok.map(|response| response.body), Ok("[]".to_owned()));
+///
+/// let refused = expect_success(Ok(HttpResponse::new(
+///     401,
+///     r#"{"code": "PGRST301", "message": "JWT expired"}"#,
+/// )));
+/// assert!(matches!(refused, Err(LogbookError::Api { status: 401, .. })));
+/// ```
 pub fn expect_success(
     response: Result<HttpResponse, NoResponse>,
 ) -> Result<HttpResponse, LogbookError> {

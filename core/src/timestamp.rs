@@ -37,6 +37,18 @@ pub enum TimestampError {
 }
 
 impl Timestamp {
+    /// A timestamp as PostgreSQL's `timestamptz` output writes it (a `T` or space between date
+    /// and time, an optional fraction, an offset), kept verbatim.
+    ///
+    /// ```
+    /// use geocache_core::Timestamp;
+    ///
+    /// let at = Timestamp::parse("1970-01-01 00:00:01.5+00")?;
+    /// assert_eq!(at.unix_nanos(), 1_500_000_000);
+    /// assert_eq!(at.as_str(), "1970-01-01 00:00:01.5+00");
+    /// assert!(Timestamp::parse("2026-02-30T00:00:00Z").is_err());
+    /// # Ok::<(), geocache_core::TimestampError>(())
+    /// ```
     pub fn parse(text: &str) -> Result<Self, TimestampError> {
         Ok(Timestamp {
             text: text.to_owned(),

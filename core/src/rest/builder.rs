@@ -25,6 +25,26 @@ pub struct Postgrest {
 impl Postgrest {
     /// `session_token` is the signed-in user's access token, sent as the bearer; without one
     /// the key itself is, whatever its format.
+    ///
+    /// ```
+    /// use geocache_core::rest::Postgrest;
+    /// use geocache_core::{ClientConfig, Method};
+    ///
+    /// let config = ClientConfig::new("https://abc.supabase.co", "key")?;
+    /// let request = Postgrest::new(&config, Some("user-token"))
+    ///     .from("geocache_logs")
+    ///     .select("id,name")
+    ///     .order("id", true)
+    ///     .limit(10)
+    ///     .build();
+    /// assert_eq!(request.method, Method::Get);
+    /// assert_eq!(
+    ///     request.url,
+    ///     "https://abc.supabase.co/rest/v1/geocache_logs?select=id%2Cname&order=id.asc&limit=10"
+    /// );
+    /// assert_eq!(request.header("authorization"), Some("Bearer user-token"));
+    /// # Ok::<(), geocache_core::ConfigError>(())
+    /// ```
     pub fn new(config: &ClientConfig, session_token: Option<&str>) -> Self {
         Postgrest {
             rest_url: config.rest_url().to_owned(),

@@ -93,6 +93,19 @@ impl Default for Pager {
 
 impl Pager {
     /// A pager asking for `page_size` rows a page (at least 1).
+    ///
+    /// ```
+    /// use geocache_core::rest::pager::Pager;
+    /// use geocache_core::ClientConfig;
+    ///
+    /// let config = ClientConfig::new("https://abc.supabase.co", "key")?;
+    /// let pager = Pager::new(500);
+    /// assert_eq!(pager.page(), 1);
+    /// let request = pager.request(&config, None);
+    /// assert!(request.url.starts_with("https://abc.supabase.co/rest/v1/geocache_logs?"));
+    /// assert!(request.url.contains("limit=500"));
+    /// # Ok::<(), geocache_core::ConfigError>(())
+    /// ```
     pub fn new(page_size: u64) -> Self {
         Pager {
             page_size: page_size.max(1),
