@@ -71,6 +71,7 @@ pub mod request_timeout;
 pub mod rest;
 pub mod schema;
 pub mod timestamp;
+pub mod unix_time;
 
 pub use config::{ClientConfig, ConfigError};
 pub use entry::{Entry, NewEntry};
@@ -80,6 +81,7 @@ pub use outcome::{LogbookError, NetworkFailure, NoResponse};
 pub use request_timeout::{RequestTimeout, RequestTimeoutError};
 pub use schema::SchemaError;
 pub use timestamp::{Timestamp, TimestampError};
+pub use unix_time::UnixTime;
 
 #[cfg(test)]
 mod test_support;

@@ -15,13 +15,13 @@ use geocache_core::auth::{
     AuthOptions, PasswordCredentials, RefreshPolicy, Session, SessionResponse, SignOutScope,
     SignUpCredentials, TickDecision, User,
 };
-use geocache_core::ClientConfig;
+use geocache_core::{ClientConfig, UnixTime};
 use serde::Deserialize;
 use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::spawn_local;
 
 use super::auto_refresh::{AutoRefresh, RefreshTarget, TICK_FAILED_MESSAGE};
-use super::clock::now_ms;
+use super::clock::now;
 use super::events::{AuthChangeEvent, Subscribers};
 use super::refresh::{request_session, RefreshFlight};
 use super::session_store::{NotASession, SessionStore};
@@ -173,13 +173,13 @@ impl AuthClient {
         let Some(current) = self.load_session() else {
             return Ok(None);
         };
-        if current.expires_at == 0.0 || !self.policy.needs_refresh(current.expires_at, now_ms()) {
+        if current.expires_at == 0.0 || !self.policy.needs_refresh(current.expiry(), now()) {
             return Ok(Some(current));
         }
         match self.call_refresh_token(&current.refresh_token).await {
             Ok(session) => Ok(Some(session)),
             Err(error) => {
-                let still_valid = !access_token_expired(current.expires_at, now_ms());
+                let still_valid = !access_token_expired(current.expiry(), now());
                 let still_stored = self
                     .store
                     .session()
@@ -212,7 +212,7 @@ impl AuthClient {
         self.ready().await;
         let request = self.api.sign_up(credentials)?;
         let data = expect_json(self.transport.send(&request).await)?;
-        let response = parse_session_response(&data, now_ms())?;
+        let response = parse_session_response(&data, now())?;
         if let Some(session) = &response.session {
             self.adopt_session(session, AuthChangeEvent::SignedIn);
         }
@@ -226,7 +226,7 @@ impl AuthClient {
         self.ready().await;
         let request = self.api.sign_in_with_password(credentials)?;
         let data = expect_json(self.transport.send(&request).await)?;
-        let response = parse_session_response(&data, now_ms())?;
+        let response = parse_session_response(&data, now())?;
         let Some(session) = &response.session else {
             return Err(AuthError::InvalidTokenResponse { reason: None });
         };
@@ -307,11 +307,14 @@ impl AuthClient {
         if access_token.is_empty() || refresh_token.is_empty() {
             return Err(AuthError::SessionMissing);
         }
-        let now = now_ms();
+        let checked_at = now();
+        // Unix seconds, as the token's `exp` claim has them.
         let expires_at = decode_jwt_claims(access_token)?
             .exp
             .filter(|exp| *exp != 0.0);
-        let Some(expires_at) = expires_at.filter(|exp| !access_token_expired(*exp, now)) else {
+        let Some(expires_at) = expires_at
+            .filter(|exp| !access_token_expired(UnixTime::from_seconds(*exp), checked_at))
+        else {
             return self.call_refresh_token(refresh_token).await;
         };
         let user = self.get_user(Some(access_token)).await?;
@@ -320,7 +323,7 @@ impl AuthClient {
             refresh_token.to_owned(),
             user,
             expires_at,
-            now,
+            checked_at,
         );
         self.adopt_session(&session, AuthChangeEvent::SignedIn);
         Ok(session)
@@ -397,8 +400,8 @@ impl AuthClient {
             Ok(session) => self.notify(AuthChangeEvent::TokenRefreshed, Some(session)),
             Err(AuthError::RefreshDiscarded) => {}
             Err(error) => {
-                let stored_expires_at = self.store.session().map(|session| session.expires_at);
-                if remove_session_after_failure(error, stored_expires_at, now_ms()) {
+                let stored_expires_at = self.store.session().map(|session| session.expiry());
+                if remove_session_after_failure(error, stored_expires_at, now()) {
                     self.remove_session();
                 }
                 // After the removal, which clears the cache.
@@ -414,12 +417,9 @@ impl AuthClient {
         self.ready().await;
         let in_flight = self.refresh.is_running();
         let session = if in_flight { None } else { self.load_session() };
-        let decision = self.policy.tick(
-            now_ms(),
-            in_flight,
-            session.as_ref(),
-            &self.refresh.cooldown(),
-        );
+        let decision =
+            self.policy
+                .tick(now(), in_flight, session.as_ref(), &self.refresh.cooldown());
         let TickDecision::Refresh { refresh_token } = decision else {
             return;
         };
@@ -439,7 +439,7 @@ impl AuthClient {
         let Some(session) = self.load_session() else {
             return;
         };
-        if self.policy.needs_refresh(session.expires_at, now_ms()) {
+        if self.policy.needs_refresh(session.expiry(), now()) {
             if self.auto_refresh_token && !session.refresh_token.is_empty() {
                 // Failures are handled (and the session kept or removed) inside the refresh.
                 let _ = self.call_refresh_token(&session.refresh_token).await;

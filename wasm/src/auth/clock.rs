@@ -1,6 +1,8 @@
 //! The one clock the auth client reads.
 
-/// Milliseconds since the epoch, the `now` every core decision takes.
-pub fn now_ms() -> f64 {
-    js_sys::Date::now()
+use geocache_core::UnixTime;
+
+/// `Date.now()`, the `now` every core decision takes.
+pub fn now() -> UnixTime {
+    UnixTime::from_millis(js_sys::Date::now())
 }

@@ -14,7 +14,7 @@ use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use super::client::AuthClient;
-use super::clock::now_ms;
+use super::clock::now;
 use super::events::AuthChangeEvent;
 use super::result::{respond, NO_DATA};
 use crate::error::ClientError;
@@ -55,7 +55,7 @@ async fn verify(client: &Rc<AuthClient>, params: &VerifyParams) -> Result<Value,
     let jwt = client.session_jwt().await?;
     let request = client.api().mfa().verify(jwt.as_deref(), params);
     let data = expect_json(client.transport().send(&request).await)?;
-    let session = parse_verified(&data, now_ms())?;
+    let session = parse_verified(&data, now())?;
     client.adopt_session(&session, AuthChangeEvent::MfaChallengeVerified);
     Ok(data)
 }

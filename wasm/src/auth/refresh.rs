@@ -13,7 +13,7 @@ use geocache_core::auth::{
 };
 use gloo_timers::future::TimeoutFuture;
 
-use super::clock::now_ms;
+use super::clock::now;
 use crate::transport::Transport;
 
 /// One refresh request shared by everyone who asks while it runs.
@@ -43,11 +43,7 @@ impl RefreshFlight {
         if let Some(flight) = in_flight {
             return flight.await;
         }
-        let cached = self
-            .cooldown
-            .borrow()
-            .cached(refresh_token, now_ms())
-            .cloned();
+        let cached = self.cooldown.borrow().cached(refresh_token, now()).cloned();
         if let Some(error) = cached {
             return Err(error);
         }
@@ -65,7 +61,7 @@ impl RefreshFlight {
     pub fn record_failure(&self, policy: RefreshPolicy, refresh_token: &str, error: AuthError) {
         self.cooldown
             .borrow_mut()
-            .record(policy, refresh_token, error, now_ms());
+            .record(policy, refresh_token, error, now());
     }
 
     /// Forgets cached failures (after a success, or when the session is removed).
@@ -87,17 +83,17 @@ pub async fn request_session(
     refresh_token: &str,
 ) -> Result<Session, AuthError> {
     let request = api.refresh_session(refresh_token);
-    let started_at = now_ms();
+    let started_at = now();
     let mut attempt = 0;
     loop {
         if attempt > 0 {
             TimeoutFuture::new(RefreshPolicy::retry_delay_ms(attempt)).await;
         }
         let result = expect_json(transport.send(&request).await)
-            .and_then(|data| parse_session_response(&data, now_ms()))
+            .and_then(|data| parse_session_response(&data, now()))
             .and_then(|response| response.session.ok_or(AuthError::SessionMissing));
         match result {
-            Err(error) if policy.should_retry(attempt, &error, now_ms(), started_at) => {
+            Err(error) if policy.should_retry(attempt, &error, now(), started_at) => {
                 attempt += 1;
             }
             result => return result,
