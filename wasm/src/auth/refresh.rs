@@ -3,7 +3,7 @@
 //! itself, retried with core's back-off (auth-js `_callRefreshToken`, `_refreshAccessToken`). The
 //! client commits the result (see `AuthClient::call_refresh_token`).
 
-use std::cell::RefCell;
+use std::cell::{Ref, RefCell};
 use std::future::Future;
 
 use futures_util::future::{FutureExt, LocalBoxFuture, Shared};
@@ -70,7 +70,7 @@ impl RefreshFlight {
     }
 
     /// The cool-down, for core's tick decision.
-    pub fn cooldown(&self) -> std::cell::Ref<'_, FailureCooldown> {
+    pub fn cooldown(&self) -> Ref<'_, FailureCooldown> {
         self.cooldown.borrow()
     }
 }
