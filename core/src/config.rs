@@ -42,6 +42,18 @@ pub struct ClientConfig {
 
 impl ClientConfig {
     /// Validates in supabase-js's order: URL present, http(s) scheme, parseable, then key present.
+    ///
+    /// ```
+    /// use geocache_core::{ClientConfig, ConfigError};
+    ///
+    /// let config = ClientConfig::new("https://abc.supabase.co", "sb_publishable_key")?;
+    /// assert_eq!(config.rest_url(), "https://abc.supabase.co/rest/v1");
+    /// assert_eq!(config.auth_url(), "https://abc.supabase.co/auth/v1");
+    /// assert_eq!(config.storage_key(), "sb-abc-auth-token");
+    ///
+    /// assert_eq!(ClientConfig::new("", "key"), Err(ConfigError::UrlRequired));
+    /// # Ok::<(), ConfigError>(())
+    /// ```
     pub fn new(supabase_url: &str, supabase_key: &str) -> Result<Self, ConfigError> {
         let base_url = validate_supabase_url(supabase_url)?;
         if supabase_key.is_empty() {
@@ -49,7 +61,11 @@ impl ClientConfig {
         }
         let rest_url = base_url.join("rest/v1");
         let auth_url = base_url.join("auth/v1");
-        let first_label = base_url.hostname().split('.').next().unwrap_or_default();
+        let first_label = base_url
+            .hostname()
+            .split('.')
+            .next()
+            .expect("split always yields a first item");
         let storage_key = format!("sb-{first_label}-auth-token");
         Ok(ClientConfig {
             base_url,

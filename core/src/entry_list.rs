@@ -49,6 +49,19 @@ impl EntryList {
     /// Parses and validates a response body (see [`parse_entries`](crate::schema::parse_entries)
     /// for the rules) and orders it newest first. Strings without escapes stay where they are in
     /// the body, which becomes the list's buffer: no per-string copies for the usual list.
+    ///
+    /// ```
+    /// use geocache_core::EntryList;
+    ///
+    /// let list = EntryList::parse(
+    ///     r#"[{"id": 1, "created_at": "2026-05-01T10:00:00Z", "name": "Ada", "message": "Hi"}]"#
+    ///         .to_owned(),
+    /// )?;
+    /// let newest = list.get(0).expect("one entry");
+    /// assert_eq!((newest.id, newest.name, newest.message), (1.0, "Ada", "Hi"));
+    /// assert!(list.get(1).is_none());
+    /// # Ok::<(), geocache_core::SchemaError>(())
+    /// ```
     pub fn parse(mut text: String) -> Result<EntryList, SchemaError> {
         let (mut rows, unescaped) = Self::rows_of(&text)?;
         text.push_str(&unescaped);
@@ -179,9 +192,9 @@ impl EntryList {
     }
 
     fn str(&self, span: Span) -> &str {
-        // Spans are made from string slices of `text`, so they are always in range and on
-        // character boundaries; `get` keeps a broken invariant from ever panicking.
-        self.text.get(span.start..span.end).unwrap_or_default()
+        self.text
+            .get(span.start..span.end)
+            .expect("spans are made from string slices of `text`: in range, on char boundaries")
     }
 }
 

@@ -1,4 +1,5 @@
-//! The plain request value every builder ends in, and the one percent-encoder for URLs.
+//! The plain request value every builder ends in, the response the transport hands back, and the
+//! one percent-encoder for URLs.
 
 use std::fmt::Write as _;
 
@@ -36,6 +37,40 @@ pub struct HttpRequest {
 }
 
 impl HttpRequest {
+    /// The value of a header, matching the name case-insensitively.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(key, _)| key.eq_ignore_ascii_case(name))
+            .map(|(_, value)| value.as_str())
+    }
+}
+
+/// What came back from the server: the status, the headers `fetch` exposes, and the body text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HttpResponse {
+    pub status: u16,
+    /// Names as the transport reports them (lower case from `fetch`); only CORS-exposed ones.
+    pub headers: Vec<(String, String)>,
+    pub body: String,
+}
+
+impl HttpResponse {
+    /// A response without headers.
+    pub fn new(status: u16, body: impl Into<String>) -> Self {
+        HttpResponse {
+            status,
+            headers: Vec::new(),
+            body: body.into(),
+        }
+    }
+
+    /// Adds a response header.
+    pub fn with_header(mut self, name: &str, value: impl Into<String>) -> Self {
+        self.headers.push((name.to_owned(), value.into()));
+        self
+    }
+
     /// The value of a header, matching the name case-insensitively.
     pub fn header(&self, name: &str) -> Option<&str> {
         self.headers

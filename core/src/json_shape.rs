@@ -48,8 +48,7 @@ pub fn describe(shape: Option<&Shape<'_>>) -> String {
 
 /// `text` as a JSON string literal, as `JSON.stringify` writes it.
 pub fn json_string(text: &str) -> String {
-    // Serialising a string cannot fail.
-    serde_json::to_string(text).unwrap_or_default()
+    serde_json::to_string(text).expect("serialising a string to JSON cannot fail")
 }
 
 /// For a visitor that wants one kind of container: forwards every scalar visit to

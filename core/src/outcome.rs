@@ -5,43 +5,13 @@ use std::fmt;
 
 use serde::de::{Deserializer, MapAccess, SeqAccess, Visitor};
 
+use crate::http::HttpResponse;
 use crate::json_shape::{other_shapes, read_fields, Shape, ShapeVisitor};
 use crate::request_timeout::RequestTimeout;
 use crate::schema::SchemaError;
 
-/// What came back from the server: the status, the headers `fetch` exposes, and the body text.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RawResponse {
-    pub status: u16,
-    /// Names as the transport reports them (lower case from `fetch`); only CORS-exposed ones.
-    pub headers: Vec<(String, String)>,
-    pub body: String,
-}
-
-impl RawResponse {
-    /// A response without headers.
-    pub fn new(status: u16, body: impl Into<String>) -> Self {
-        RawResponse {
-            status,
-            headers: Vec::new(),
-            body: body.into(),
-        }
-    }
-
-    /// Adds a response header.
-    pub fn with_header(mut self, name: &str, value: impl Into<String>) -> Self {
-        self.headers.push((name.to_owned(), value.into()));
-        self
-    }
-
-    /// The value of a header, matching the name case-insensitively.
-    pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(key, _)| key.eq_ignore_ascii_case(name))
-            .map(|(_, value)| value.as_str())
-    }
-}
+/// The name the signing module still uses; [`HttpResponse`] is the type.
+pub type RawResponse = HttpResponse;
 
 /// A body's bytes as text, exactly as `Response.text()` decodes them: UTF-8, a leading byte order
 /// mark dropped, and each invalid sequence replaced by U+FFFD (the WHATWG decoder's maximal-subpart
@@ -64,7 +34,7 @@ pub struct NetworkFailure {
     pub message: String,
 }
 
-/// Why no (whole) response arrived: what the transport hands back instead of a [`RawResponse`].
+/// Why no (whole) response arrived: what the transport hands back instead of an [`HttpResponse`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum NoResponse {
     /// `fetch` rejected, or the body broke off.
@@ -184,9 +154,23 @@ fn is_server_status(status: u16) -> bool {
 }
 
 /// Passes a 2xx response through and classifies everything else.
+///
+/// ```
+/// use geocache_core::outcome::expect_success;
+/// use geocache_core::{HttpResponse, LogbookError};
+///
+/// let ok = expect_success(Ok(HttpResponse::new(200, "[]")));
+/// assert_eq!(ok.map(|response| response.body), Ok("[]".to_owned()));
+///
+/// let refused = expect_success(Ok(HttpResponse::new(
+///     401,
+///     r#"{"code": "PGRST301", "message": "JWT expired"}"#,
+/// )));
+/// assert!(matches!(refused, Err(LogbookError::Api { status: 401, .. })));
+/// ```
 pub fn expect_success(
-    response: Result<RawResponse, NoResponse>,
-) -> Result<RawResponse, LogbookError> {
+    response: Result<HttpResponse, NoResponse>,
+) -> Result<HttpResponse, LogbookError> {
     let response = response.map_err(|failure| match failure {
         NoResponse::Network(failure) => LogbookError::Network {
             message: failure.message,
@@ -274,21 +258,21 @@ fn error_body_strings(body: &str) -> [Option<String>; 4] {
 mod tests {
     use super::*;
 
-    fn respond(status: u16, body: &str) -> Result<RawResponse, LogbookError> {
-        expect_success(Ok(RawResponse::new(status, body)))
+    fn respond(status: u16, body: &str) -> Result<HttpResponse, LogbookError> {
+        expect_success(Ok(HttpResponse::new(status, body)))
     }
 
     #[test]
     fn two_hundreds_pass_through() {
         for status in [200, 201, 204, 299] {
-            assert_eq!(respond(status, "[]"), Ok(RawResponse::new(status, "[]")));
+            assert_eq!(respond(status, "[]"), Ok(HttpResponse::new(status, "[]")));
         }
     }
 
     #[test]
     fn response_headers_are_found_by_any_case() {
         let response =
-            RawResponse::new(200, "").with_header("x-supabase-api-version", "2024-01-01");
+            HttpResponse::new(200, "").with_header("x-supabase-api-version", "2024-01-01");
         assert_eq!(
             response.header("X-Supabase-Api-Version"),
             Some("2024-01-01")

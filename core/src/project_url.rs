@@ -267,7 +267,10 @@ fn ends_in_a_number(domain: &str) -> bool {
         }
         labels.pop();
     }
-    let last = labels.last().copied().unwrap_or_default();
+    let last = labels
+        .last()
+        .copied()
+        .expect("split yields at least one label and only a second one is ever popped");
     let hex = last.strip_prefix("0x").or_else(|| last.strip_prefix("0X"));
     (!last.is_empty() && last.bytes().all(|b| b.is_ascii_digit()))
         || hex.is_some_and(|digits| digits.bytes().all(|b| b.is_ascii_hexdigit()))

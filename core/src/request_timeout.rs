@@ -50,6 +50,14 @@ impl RequestTimeout {
     /// `ms` if it is a whole number of milliseconds from 1 to 2^31 - 1. Without an error value,
     /// so a caller that can name the number more cheaply (the page's build asks JS to) does not
     /// pay for a float printer.
+    ///
+    /// ```
+    /// use geocache_core::RequestTimeout;
+    ///
+    /// assert_eq!(RequestTimeout::from_ms(5000.0).map(RequestTimeout::ms), Some(5000));
+    /// assert_eq!(RequestTimeout::from_ms(0.5), None);
+    /// assert_eq!(RequestTimeout::from_ms(f64::NAN), None);
+    /// ```
     pub fn from_ms(ms: f64) -> Option<Self> {
         timer_delay_ms(ms).map(|ms| RequestTimeout { ms })
     }

@@ -1,4 +1,6 @@
-//! Strict validation of the entry list PostgREST returns: the body text is parsed once, here.
+//! The entry schema, meaning the JSON shape of the rows (not the database schema a request
+//! targets): strict validation of the entry list PostgREST returns; the body text is parsed once,
+//! here.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -76,6 +78,21 @@ impl SchemaError {
 /// string}` objects, in the server's order. Extra fields are ignored; a key given twice counts
 /// with its last value; the first mismatch (by entry, then field) is reported, and a body that is
 /// not JSON at all is reported as such even when an earlier entry is already wrong.
+///
+/// ```
+/// use geocache_core::schema::parse_entries;
+/// use geocache_core::SchemaError;
+///
+/// let entries = parse_entries(
+///     r#"[{"id": 7, "created_at": "2026-05-01T10:00:00+00:00", "name": "Ada", "message": "Hi"}]"#,
+/// )?;
+/// assert_eq!(entries[0].id, 7.0);
+/// assert_eq!(entries[0].created_at.as_str(), "2026-05-01T10:00:00+00:00");
+///
+/// let error = parse_entries(r#"{"id": 7}"#).unwrap_err();
+/// assert_eq!(error, SchemaError::NotAnArray { found: "object".into() });
+/// # Ok::<(), SchemaError>(())
+/// ```
 pub fn parse_entries(body: &str) -> Result<Vec<Entry>, SchemaError> {
     let mut entries = Vec::new();
     validate_entries(body, |entry| {

@@ -37,6 +37,18 @@ pub enum TimestampError {
 }
 
 impl Timestamp {
+    /// A timestamp as PostgreSQL's `timestamptz` output writes it (a `T` or space between date
+    /// and time, an optional fraction, an offset), kept verbatim.
+    ///
+    /// ```
+    /// use geocache_core::Timestamp;
+    ///
+    /// let at = Timestamp::parse("1970-01-01 00:00:01.5+00")?;
+    /// assert_eq!(at.unix_nanos(), 1_500_000_000);
+    /// assert_eq!(at.as_str(), "1970-01-01 00:00:01.5+00");
+    /// assert!(Timestamp::parse("2026-02-30T00:00:00Z").is_err());
+    /// # Ok::<(), geocache_core::TimestampError>(())
+    /// ```
     pub fn parse(text: &str) -> Result<Self, TimestampError> {
         Ok(Timestamp {
             text: text.to_owned(),
@@ -248,10 +260,17 @@ impl<'a> Parser<'a> {
     }
 }
 
+/// Whether `year-month-day` is a real day of the (proleptic Gregorian) calendar: the one calendar
+/// check the crate has, for timestamps and for the auth API's version dates alike.
+pub(crate) fn is_calendar_date(year: u32, month: u32, day: u32) -> bool {
+    (1..=12).contains(&month) && (1..=days_in_month(year, month)).contains(&day)
+}
+
 fn is_leap_year(year: u32) -> bool {
     year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
 }
 
+/// The days `month` (1 to 12) has in `year`.
 fn days_in_month(year: u32, month: u32) -> u32 {
     match month {
         2 if is_leap_year(year) => 29,

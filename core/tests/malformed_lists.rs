@@ -3,6 +3,7 @@
 //! `Response.text()` decodes them ([`decode_body`]), then [`EntryList::parse`]. Every case must give
 //! the manifest's code, index and field, `parse_entries` must give the same error, and nothing may
 //! panic. The e2e spec `tests/e2e/malformed-lists.spec.ts` replays the same corpus in the browser.
+#![cfg_attr(test, allow(clippy::unwrap_used))]
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -14,7 +15,7 @@ use geocache_core::schema::parse_entries;
 use geocache_core::{EntryList, SchemaError};
 use serde_json::Value;
 
-/// The corpus needs at least this many cases (issue 6).
+/// The corpus needs at least this many cases, so every kind of malformed body is covered more than once.
 const MIN_CASES: usize = 50;
 
 /// An error message never quotes more than a short excerpt of the body, however large the body.
@@ -208,7 +209,7 @@ fn the_manifest_is_complete_and_consistent() {
         stored, files,
         "files in the corpus directory and bodies in cases.json differ"
     );
-    // The kinds the issue asks for are all there.
+    // Both kinds of failure a body can cause are represented.
     for kind in ["invalid_json", "schema_mismatch"] {
         assert!(
             cases.iter().any(|case| expected(case).0 == kind),

@@ -153,7 +153,7 @@ pub fn new_entry(value: &JsValue) -> Result<NewEntry, ClientError> {
         ));
     }
     let field = |key: &str| match Reflect::get(value, &key.into()) {
-        Ok(text) if text.is_string() => Ok(text.as_string().unwrap_or_default()),
+        Ok(text) if text.is_string() => Ok(text.as_string().expect("checked to be a string")),
         Ok(missing) if missing.is_undefined() => Err(invalid(&format!("missing field \"{key}\""))),
         _ => Err(invalid(&format!("field \"{key}\" is not a string"))),
     };
@@ -170,7 +170,7 @@ pub fn new_entry(value: &JsValue) -> Result<NewEntry, ClientError> {
 #[cfg(feature = "bench")]
 #[wasm_bindgen(js_name = parseEntriesForBenchmark)]
 pub fn parse_entries_for_benchmark(body: Vec<u8>) -> Result<usize, ClientError> {
-    let response = geocache_core::RawResponse::new(200, geocache_core::outcome::decode_body(body));
+    let response = geocache_core::HttpResponse::new(200, geocache_core::outcome::decode_body(body));
     let entries = geocache_core::rest::logbook::list_entries_outcome(Ok(response))?;
     Ok(entries.len())
 }

@@ -11,6 +11,7 @@
 //! Features: `auth` (`client.auth` and `createClient`'s `auth` options), `bench`
 //! (`parseEntriesForBenchmark`) and `console_error_panic_hook`, all in the default (npm) build; the
 //! logbook page is built without them (wasm/pkg-logbook), as it signs nobody in.
+#![cfg_attr(test, allow(clippy::unwrap_used))]
 
 #[cfg(feature = "auth")]
 pub mod auth;

@@ -59,8 +59,14 @@ impl Options {
                 .unchecked_ref::<js_sys::Number>()
                 .to_string_with_radix(10)
                 .map(String::from)
-                .unwrap_or_default(),
-            None => format!("a {}", value.js_typeof().as_string().unwrap_or_default()),
+                .expect("10 is a valid radix"),
+            None => format!(
+                "a {}",
+                value
+                    .js_typeof()
+                    .as_string()
+                    .expect("typeof always gives a string")
+            ),
         };
         Ok(Options {
             request_timeout: request_timeout

@@ -4,7 +4,9 @@
 
 use geocache_core::outcome::decode_body;
 use geocache_core::rest::retry;
-use geocache_core::{HttpRequest, Method, NetworkFailure, NoResponse, RawResponse, RequestTimeout};
+use geocache_core::{
+    HttpRequest, HttpResponse, Method, NetworkFailure, NoResponse, RequestTimeout,
+};
 use gloo_net::http::{Headers, RequestBuilder};
 use js_sys::{Function, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
@@ -29,7 +31,7 @@ impl Transport {
 
     /// Sends `request` once. When the deadline passes before the whole body has arrived, the
     /// request is aborted and the outcome is [`NoResponse::TimedOut`].
-    pub async fn send(&self, request: &HttpRequest) -> Result<RawResponse, NoResponse> {
+    pub async fn send(&self, request: &HttpRequest) -> Result<HttpResponse, NoResponse> {
         let controller = AbortController::new().map_err(js_failure)?;
         let signal = controller.signal();
         // Dropped (so cleared) when this function returns, whichever way it does.
@@ -47,7 +49,7 @@ impl Transport {
     /// Sends a read, and again after a network failure, a timeout or a 503/520, waiting as
     /// core's [`retry`] policy says (1 s, 2 s, 4 s; `X-Retry-Count` on each retry). Writes are
     /// sent once whatever this is given.
-    pub async fn send_read(&self, request: &HttpRequest) -> Result<RawResponse, NoResponse> {
+    pub async fn send_read(&self, request: &HttpRequest) -> Result<HttpResponse, NoResponse> {
         let mut retries = 0;
         loop {
             let outcome = self.send(&retry::attempt(request, retries)).await;
@@ -74,7 +76,7 @@ fn abort_function(controller: &AbortController) -> Result<Function, NetworkFailu
 async fn exchange(
     request: &HttpRequest,
     signal: &AbortSignal,
-) -> Result<RawResponse, NetworkFailure> {
+) -> Result<HttpResponse, NetworkFailure> {
     let response = prepare(request, signal)?.send().await.map_err(failure)?;
     let status = response.status();
     // Cross-origin, fetch exposes only safelisted headers and those the server lists in
@@ -83,7 +85,7 @@ async fn exchange(
     // The bytes, decoded here as `text()` would: a large list then crosses into wasm memory as
     // one copy, without a round trip through a JS (UTF-16) string.
     let body = decode_body(response.binary().await.map_err(failure)?);
-    Ok(RawResponse {
+    Ok(HttpResponse {
         status,
         headers,
         body,

@@ -3,6 +3,7 @@
 //!
 //! `EMULATOR_URL=… EMULATOR_ANON_KEY=… EMULATOR_SERVICE_ROLE_KEY=… WASM_BINDGEN_TEST_TIMEOUT=60 wasm-pack test --headless --chrome wasm`
 #![cfg(all(target_arch = "wasm32", feature = "auth"))]
+#![cfg_attr(test, allow(clippy::unwrap_used))]
 
 mod support;
 

@@ -7,6 +7,7 @@
 //! emulator's --jwt-expiry. `document.visibilityState` is overridden and `visibilitychange`
 //! dispatched by hand.
 #![cfg(all(target_arch = "wasm32", feature = "auth"))]
+#![cfg_attr(test, allow(clippy::unwrap_used))]
 
 mod support;
 

@@ -4,6 +4,7 @@
 //! The emulator must run with a short challenge lifetime (`--mfa-challenge-expiry 3`) for the
 //! expiry test; see `support::emulator`.
 #![cfg(all(target_arch = "wasm32", feature = "auth"))]
+#![cfg_attr(test, allow(clippy::unwrap_used))]
 
 mod support;
 

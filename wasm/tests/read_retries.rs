@@ -2,6 +2,7 @@
 //! dropped connections; 1 s, 2 s, 4 s; `X-Retry-Count`), and not after other answers. The
 //! back-off is real time, so only one test exhausts the retries.
 #![cfg(target_arch = "wasm32")]
+#![cfg_attr(test, allow(clippy::unwrap_used))]
 
 mod faults;
 

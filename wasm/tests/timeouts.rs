@@ -2,6 +2,7 @@
 //! options, aborting a request whose headers or body are late (AbortController), retried for
 //! reads, failing with `code: "timeout"`, and leaving no timer behind.
 #![cfg(target_arch = "wasm32")]
+#![cfg_attr(test, allow(clippy::unwrap_used))]
 
 mod faults;
 

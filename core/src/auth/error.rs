@@ -3,7 +3,9 @@
 
 use serde_json::{Map, Value};
 
-use crate::outcome::{NoResponse, RawResponse};
+use crate::http::HttpResponse;
+use crate::outcome::NoResponse;
+use crate::timestamp::is_calendar_date;
 
 /// `X-Supabase-Api-Version`, sent on every auth request and echoed by the server.
 pub const API_VERSION_HEADER: &str = "x-supabase-api-version";
@@ -128,7 +130,7 @@ pub fn is_retryable_status(status: u16) -> bool {
 }
 
 /// The parsed JSON body of a 2xx response, or the classified failure.
-pub fn expect_json(response: Result<RawResponse, NoResponse>) -> Result<Value, AuthError> {
+pub fn expect_json(response: Result<HttpResponse, NoResponse>) -> Result<Value, AuthError> {
     let response = expect_ok(response)?;
     // auth-js hands a JSON parse failure to `handleError`, which sees no Response and so reports
     // a retryable fetch error with status 0.
@@ -139,7 +141,7 @@ pub fn expect_json(response: Result<RawResponse, NoResponse>) -> Result<Value, A
 }
 
 /// The 2xx response itself (its body unread, as `noResolveJson`), or the classified failure.
-pub fn expect_ok(response: Result<RawResponse, NoResponse>) -> Result<RawResponse, AuthError> {
+pub fn expect_ok(response: Result<HttpResponse, NoResponse>) -> Result<HttpResponse, AuthError> {
     let response = response.map_err(|failure| match failure {
         NoResponse::Network(failure) => AuthError::RetryableFetch {
             message: failure.message,
@@ -157,7 +159,7 @@ pub fn expect_ok(response: Result<RawResponse, NoResponse>) -> Result<RawRespons
 }
 
 /// `handleError` for a response that is not ok.
-pub fn classify_failure(response: &RawResponse) -> AuthError {
+pub fn classify_failure(response: &HttpResponse) -> AuthError {
     let status = response.status;
     let data: Option<Value> = serde_json::from_str(&response.body).ok();
     if is_retryable_status(status) {
@@ -224,7 +226,7 @@ fn text_message(data: &Value) -> Option<String> {
 }
 
 /// `parseResponseAPIVersion(response) >= 2024-01-01`: a valid `YYYY-MM-DD` date header.
-fn response_api_version_is_current(response: &RawResponse) -> bool {
+fn response_api_version_is_current(response: &HttpResponse) -> bool {
     response
         .header(API_VERSION_HEADER)
         .is_some_and(|version| is_valid_api_date(version) && version >= API_VERSION)
@@ -246,15 +248,7 @@ fn is_valid_api_date(text: &str) -> bool {
     let (Some(year), Some(month), Some(day)) = (digits(0..4), digits(5..7), digits(8..10)) else {
         return false;
     };
-    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
-    let days = match month {
-        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-        4 | 6 | 9 | 11 => 30,
-        2 if leap => 29,
-        2 => 28,
-        _ => return false,
-    };
-    (1..=days).contains(&day)
+    is_calendar_date(year, month, day)
 }
 
 /// The string reasons of `weak_password.reasons`.
@@ -293,8 +287,8 @@ mod tests {
     use crate::outcome::NetworkFailure;
     use crate::request_timeout::RequestTimeout;
 
-    fn current(status: u16, body: &str) -> RawResponse {
-        RawResponse::new(status, body).with_header(API_VERSION_HEADER, API_VERSION)
+    fn current(status: u16, body: &str) -> HttpResponse {
+        HttpResponse::new(status, body).with_header(API_VERSION_HEADER, API_VERSION)
     }
 
     #[test]
@@ -316,14 +310,14 @@ mod tests {
         assert_eq!(error.to_string(), "Invalid TOTP code entered");
 
         let header_case =
-            RawResponse::new(422, body).with_header("X-Supabase-Api-Version", "2025-06-30");
+            HttpResponse::new(422, body).with_header("X-Supabase-Api-Version", "2025-06-30");
         assert_eq!(classify_failure(&header_case), error);
     }
 
     #[test]
     fn old_style_bodies_take_error_code_and_msg() {
         let body = r#"{"code":422,"error_code":"mfa_challenge_expired","msg":"MFA challenge c has expired, verify against another challenge or create a new challenge."}"#;
-        let error = classify_failure(&RawResponse::new(422, body));
+        let error = classify_failure(&HttpResponse::new(422, body));
         assert_eq!(error.code(), Some("mfa_challenge_expired"));
         assert_eq!(
             error.to_string(),
@@ -346,7 +340,7 @@ mod tests {
             Some("2024-02-30"),
             Some("x"),
         ] {
-            let mut response = RawResponse::new(403, body);
+            let mut response = HttpResponse::new(403, body);
             if let Some(version) = version {
                 response = response.with_header(API_VERSION_HEADER, version);
             }
@@ -355,7 +349,7 @@ mod tests {
             assert_eq!(error.to_string(), "invalid JWT");
         }
         for version in ["2024-01-01", "2024-02-29", "2999-12-31"] {
-            let response = RawResponse::new(403, body).with_header(API_VERSION_HEADER, version);
+            let response = HttpResponse::new(403, body).with_header(API_VERSION_HEADER, version);
             assert_eq!(
                 classify_failure(&response).code(),
                 Some("bad_jwt"),
@@ -377,7 +371,7 @@ mod tests {
             ("\"text\"", "\"text\""),
         ];
         for (body, message) in cases {
-            let error = classify_failure(&RawResponse::new(400, body));
+            let error = classify_failure(&HttpResponse::new(400, body));
             assert_eq!(error.to_string(), message, "{body}");
             assert_eq!(error.status(), Some(400));
         }
@@ -386,7 +380,7 @@ mod tests {
     #[test]
     fn server_and_gateway_statuses_are_retryable() {
         for status in [500, 501, 502, 503, 504, 520, 525, 530] {
-            let error = classify_failure(&RawResponse::new(status, "<html>"));
+            let error = classify_failure(&HttpResponse::new(status, "<html>"));
             assert_eq!(
                 error,
                 AuthError::RetryableFetch {
@@ -401,7 +395,7 @@ mod tests {
         assert_eq!(error.to_string(), "down");
         assert!(error.retryable());
         for status in [505, 511, 519, 531, 599] {
-            let error = classify_failure(&RawResponse::new(status, "{}"));
+            let error = classify_failure(&HttpResponse::new(status, "{}"));
             assert_eq!(error.name(), "AuthApiError", "{status}");
             assert!(!error.retryable());
         }
@@ -437,10 +431,10 @@ mod tests {
     #[test]
     fn successful_bodies_must_be_json() {
         assert_eq!(
-            expect_json(Ok(RawResponse::new(200, r#"{"id":"x"}"#))),
+            expect_json(Ok(HttpResponse::new(200, r#"{"id":"x"}"#))),
             Ok(serde_json::json!({"id": "x"}))
         );
-        let error = expect_json(Ok(RawResponse::new(200, "<html>"))).unwrap_err();
+        let error = expect_json(Ok(HttpResponse::new(200, "<html>"))).unwrap_err();
         assert_eq!(
             (error.name(), error.status()),
             ("AuthRetryableFetchError", Some(0))
@@ -449,12 +443,12 @@ mod tests {
             .to_string()
             .starts_with("response body is not valid JSON: "));
         // No body is read when the call does not want one.
-        assert!(expect_ok(Ok(RawResponse::new(204, ""))).is_ok());
+        assert!(expect_ok(Ok(HttpResponse::new(204, ""))).is_ok());
     }
 
     #[test]
     fn error_bodies_that_are_not_json_are_unknown_errors() {
-        let error = classify_failure(&RawResponse::new(404, "not found"));
+        let error = classify_failure(&HttpResponse::new(404, "not found"));
         assert_eq!(error.name(), "AuthUnknownError");
         assert_eq!(error.status(), None);
         assert_eq!(
@@ -475,7 +469,7 @@ mod tests {
         );
         let old = r#"{"code":403,"error_code":"session_not_found","msg":"gone"}"#;
         assert_eq!(
-            classify_failure(&RawResponse::new(403, old)),
+            classify_failure(&HttpResponse::new(403, old)),
             AuthError::SessionMissing
         );
     }
@@ -501,7 +495,7 @@ mod tests {
         // Without any code, a non-empty all-string reason list still means a weak password.
         let legacy = r#"{"msg":"weak","weak_password":{"reasons":["characters","pwned"]}}"#;
         assert_eq!(
-            classify_failure(&RawResponse::new(422, legacy)).reasons(),
+            classify_failure(&HttpResponse::new(422, legacy)).reasons(),
             ["characters", "pwned"]
         );
         for not_weak in [
@@ -510,7 +504,7 @@ mod tests {
             r#"{"msg":"x","weak_password":null}"#,
         ] {
             assert_eq!(
-                classify_failure(&RawResponse::new(422, not_weak)).name(),
+                classify_failure(&HttpResponse::new(422, not_weak)).name(),
                 "AuthApiError",
                 "{not_weak}"
             );

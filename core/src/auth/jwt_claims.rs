@@ -31,6 +31,18 @@ pub struct JwtClaims {
 }
 
 /// The payload of a compact JWT: three base64url parts without padding, the middle one JSON.
+/// Decoded only, never verified: the server verifies.
+///
+/// ```
+/// use geocache_core::auth::decode_jwt_claims;
+///
+/// // {"alg":"HS256"} . {"sub":"u1","exp":1700000000,"aal":"aal1"} . signature
+/// let token = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1MSIsImV4cCI6MTcwMDAwMDAwMCwiYWFsIjoiYWFsMSJ9.c2ln";
+/// let claims = decode_jwt_claims(token).expect("a well-formed token");
+/// assert_eq!(claims.sub.as_deref(), Some("u1"));
+/// assert_eq!(claims.exp, Some(1_700_000_000.0));
+/// assert!(decode_jwt_claims("not a jwt").is_err());
+/// ```
 pub fn decode_jwt_claims(token: &str) -> Result<JwtClaims, AuthError> {
     let invalid = |message: &str| AuthError::InvalidJwt {
         message: message.to_owned(),

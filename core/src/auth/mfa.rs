@@ -11,6 +11,7 @@ use super::requests::{factor_path, to_json, AuthApi, Channel};
 use super::session::{js_number, parse_session_response, Session};
 use super::user::{Factor, FactorStatus, FactorType};
 use crate::http::{HttpRequest, Method};
+use crate::unix_time::UnixTime;
 
 /// What supabase-js prepends to the server's raw SVG to make `totp.qr_code` an image URL.
 pub const QR_CODE_DATA_URL_PREFIX: &str = "data:image/svg+xml;utf-8,";
@@ -240,8 +241,8 @@ pub fn parse_unenrolled(data: &Value) -> Result<Unenrolled, AuthError> {
 }
 
 /// A verify answers with a token response; the new (aal2) session is saved from it.
-pub fn parse_verified(data: &Value, now_ms: f64) -> Result<Session, AuthError> {
-    parse_session_response(data, now_ms)?.require_session()
+pub fn parse_verified(data: &Value, now: UnixTime) -> Result<Session, AuthError> {
+    parse_session_response(data, now)?.require_session()
 }
 
 fn parse<T: for<'de> Deserialize<'de>>(data: &Value, call: &str) -> Result<T, AuthError> {

@@ -1,9 +1,11 @@
-//! When to refresh a session, as pure functions of an explicit `now` (milliseconds since the
-//! epoch). The numbers mirror auth-js 2.109 src/lib/constants.ts and the decisions its
+//! When to refresh a session, as pure functions of an explicit `now` (a [`UnixTime`]). The numbers mirror auth-js 2.109 src/lib/constants.ts and the decisions its
 //! `_autoRefreshTokenTick`, `__loadSession`, `_refreshAccessToken` and `_callRefreshToken` make.
+
+use std::time::Duration;
 
 use super::error::AuthError;
 use super::session::Session;
+use crate::unix_time::UnixTime;
 
 /// The session is checked for refresh at this interval.
 pub const AUTO_REFRESH_TICK_DURATION_MS: u32 = 30_000;
@@ -76,15 +78,20 @@ impl RefreshPolicy {
         f64::from(REFRESH_FAILURE_COOLDOWN_TICKS) * f64::from(self.tick_ms)
     }
 
+    /// The failure cool-down as a duration, for [`FailureCooldown`].
+    fn failure_cooldown(self) -> Duration {
+        Duration::from_millis(u64::from(REFRESH_FAILURE_COOLDOWN_TICKS) * u64::from(self.tick_ms))
+    }
+
     /// `floor((expires_at * 1000 - now) / tick)`: whole ticks left (negative once expired).
-    pub fn expires_in_ticks(self, expires_at_s: f64, now_ms: f64) -> f64 {
-        ((expires_at_s * 1000.0 - now_ms) / f64::from(self.tick_ms)).floor()
+    pub fn expires_in_ticks(self, expires_at: UnixTime, now: UnixTime) -> f64 {
+        (expires_at.millis_since(now) / f64::from(self.tick_ms)).floor()
     }
 
     /// One auto-refresh tick, reading the session as stored at fire time.
     pub fn tick(
         self,
-        now_ms: f64,
+        now: UnixTime,
         refresh_in_flight: bool,
         session: Option<&Session>,
         cooldown: &FailureCooldown,
@@ -96,11 +103,11 @@ impl RefreshPolicy {
         else {
             return TickDecision::Skip(TickSkip::NoSession);
         };
-        let expires_in_ticks = self.expires_in_ticks(session.expires_at, now_ms);
+        let expires_in_ticks = self.expires_in_ticks(session.expiry(), now);
         if expires_in_ticks > f64::from(AUTO_REFRESH_TICK_THRESHOLD) {
             return TickDecision::Skip(TickSkip::NotDue { expires_in_ticks });
         }
-        if cooldown.cached(&session.refresh_token, now_ms).is_some() {
+        if cooldown.cached(&session.refresh_token, now).is_some() {
             return TickDecision::Skip(TickSkip::CoolingDown);
         }
         TickDecision::Refresh {
@@ -110,8 +117,8 @@ impl RefreshPolicy {
 
     /// Whether reading the session (getSession, recovery) must refresh it first: less than the
     /// expiry margin left.
-    pub fn needs_refresh(self, expires_at_s: f64, now_ms: f64) -> bool {
-        expires_at_s * 1000.0 - now_ms < self.expiry_margin_ms()
+    pub fn needs_refresh(self, expires_at: UnixTime, now: UnixTime) -> bool {
+        expires_at.millis_since(now) < self.expiry_margin_ms()
     }
 
     /// The wait before attempt `attempt` (0 = the first request, sent at once).
@@ -122,35 +129,35 @@ impl RefreshPolicy {
         }
     }
 
-    /// After attempt `attempt` failed with `error` at `now_ms`: retry only a retryable failure, and
+    /// After attempt `attempt` failed with `error` at `now`: retry only a retryable failure, and
     /// only while the next attempt would still start within one tick of the first.
     pub fn should_retry(
         self,
         attempt: u32,
         error: &AuthError,
-        now_ms: f64,
-        started_at_ms: f64,
+        now: UnixTime,
+        started_at: UnixTime,
     ) -> bool {
-        let next_delay = f64::from(Self::retry_delay_ms(attempt + 1));
-        error.retryable() && now_ms + next_delay - started_at_ms < f64::from(self.tick_ms)
+        let next_delay = Duration::from_millis(u64::from(Self::retry_delay_ms(attempt + 1)));
+        error.retryable() && (now + next_delay).millis_since(started_at) < f64::from(self.tick_ms)
     }
 }
 
 /// Whether the access token has expired: after a failed refresh the session is removed only
 /// then; a still-valid token keeps the user signed in until it really expires (auth-js 2.109).
-pub fn access_token_expired(expires_at_s: f64, now_ms: f64) -> bool {
-    expires_at_s * 1000.0 <= now_ms
+pub fn access_token_expired(expires_at: UnixTime, now: UnixTime) -> bool {
+    expires_at <= now
 }
 
 /// Whether a failed refresh ends the stored session: a non-retryable failure once the stored
 /// access token is expired (or there is no stored session to keep).
 pub fn remove_session_after_failure(
     error: &AuthError,
-    stored_expires_at_s: Option<f64>,
-    now_ms: f64,
+    stored_expires_at: Option<UnixTime>,
+    now: UnixTime,
 ) -> bool {
     !error.retryable()
-        && stored_expires_at_s.is_none_or(|expires_at| access_token_expired(expires_at, now_ms))
+        && stored_expires_at.is_none_or(|expires_at| access_token_expired(expires_at, now))
 }
 
 /// The last refresh failure, kept for the cooldown and keyed by its refresh token, so a fresh
@@ -163,7 +170,7 @@ pub struct FailureCooldown {
 #[derive(Debug, Clone, PartialEq)]
 struct CachedFailure {
     refresh_token: String,
-    until_ms: f64,
+    until: UnixTime,
     error: AuthError,
 }
 
@@ -173,20 +180,20 @@ impl FailureCooldown {
         policy: RefreshPolicy,
         refresh_token: &str,
         error: AuthError,
-        now_ms: f64,
+        now: UnixTime,
     ) {
         self.last = Some(CachedFailure {
             refresh_token: refresh_token.to_owned(),
-            until_ms: now_ms + policy.failure_cooldown_ms(),
+            until: now + policy.failure_cooldown(),
             error,
         });
     }
 
     /// The cached failure for this token while the cooldown lasts.
-    pub fn cached(&self, refresh_token: &str, now_ms: f64) -> Option<&AuthError> {
+    pub fn cached(&self, refresh_token: &str, now: UnixTime) -> Option<&AuthError> {
         self.last
             .as_ref()
-            .filter(|failure| failure.refresh_token == refresh_token && now_ms < failure.until_ms)
+            .filter(|failure| failure.refresh_token == refresh_token && now < failure.until)
             .map(|failure| &failure.error)
     }
 
@@ -202,6 +209,14 @@ mod tests {
     use crate::auth::session::tests::session;
 
     const NOW: f64 = 1_700_000_000_000.0;
+
+    fn at(ms: f64) -> UnixTime {
+        UnixTime::from_millis(ms)
+    }
+
+    fn secs(seconds: f64) -> UnixTime {
+        UnixTime::from_seconds(seconds)
+    }
     const TICK: f64 = AUTO_REFRESH_TICK_DURATION_MS as f64;
 
     fn expiring_in(ms: f64) -> Session {
@@ -211,7 +226,7 @@ mod tests {
     }
 
     fn decide(session: &Session) -> TickDecision {
-        RefreshPolicy::default().tick(NOW, false, Some(session), &FailureCooldown::default())
+        RefreshPolicy::default().tick(at(NOW), false, Some(session), &FailureCooldown::default())
     }
 
     fn refresh() -> TickDecision {
@@ -270,11 +285,11 @@ mod tests {
         let cooldown = FailureCooldown::default();
         let due = expiring_in(TICK);
         assert_eq!(
-            policy.tick(NOW, true, Some(&due), &cooldown),
+            policy.tick(at(NOW), true, Some(&due), &cooldown),
             TickDecision::Skip(TickSkip::RefreshInFlight)
         );
         assert_eq!(
-            policy.tick(NOW, false, None, &cooldown),
+            policy.tick(at(NOW), false, None, &cooldown),
             TickDecision::Skip(TickSkip::NoSession)
         );
         let mut no_token = due.clone();
@@ -283,7 +298,7 @@ mod tests {
         no_expiry.expires_at = 0.0;
         for session in [no_token, no_expiry] {
             assert_eq!(
-                policy.tick(NOW, false, Some(&session), &cooldown),
+                policy.tick(at(NOW), false, Some(&session), &cooldown),
                 TickDecision::Skip(TickSkip::NoSession)
             );
         }
@@ -293,31 +308,31 @@ mod tests {
     fn a_failed_refresh_cools_down_for_two_ticks_for_the_same_token_only() {
         let policy = RefreshPolicy::default();
         let mut cooldown = FailureCooldown::default();
-        cooldown.record(policy, "r1", refused(), NOW);
+        cooldown.record(policy, "r1", refused(), at(NOW));
         let due = expiring_in(TICK);
-        assert_eq!(cooldown.cached("r1", NOW), Some(&refused()));
+        assert_eq!(cooldown.cached("r1", at(NOW)), Some(&refused()));
         assert_eq!(
-            policy.tick(NOW + 2.0 * TICK - 1.0, false, Some(&due), &cooldown),
+            policy.tick(at(NOW + 2.0 * TICK - 1.0), false, Some(&due), &cooldown),
             TickDecision::Skip(TickSkip::CoolingDown)
         );
-        assert_eq!(cooldown.cached("r1", NOW + 2.0 * TICK), None);
+        assert_eq!(cooldown.cached("r1", at(NOW + 2.0 * TICK)), None);
         assert_eq!(
-            policy.tick(NOW + 2.0 * TICK, false, Some(&due), &cooldown),
+            policy.tick(at(NOW + 2.0 * TICK), false, Some(&due), &cooldown),
             refresh()
         );
         // A different refresh token is not held back.
-        assert_eq!(cooldown.cached("r2", NOW), None);
+        assert_eq!(cooldown.cached("r2", at(NOW)), None);
         cooldown.clear();
-        assert_eq!(cooldown.cached("r1", NOW), None);
+        assert_eq!(cooldown.cached("r1", at(NOW)), None);
     }
 
     #[test]
     fn reads_refresh_within_the_ninety_second_margin() {
         let policy = RefreshPolicy::default();
         let expires_at = |ms: f64| (NOW + ms) / 1000.0;
-        assert!(!policy.needs_refresh(expires_at(90_000.0), NOW));
-        assert!(policy.needs_refresh(expires_at(89_999.0), NOW));
-        assert!(policy.needs_refresh(expires_at(-1.0), NOW));
+        assert!(!policy.needs_refresh(secs(expires_at(90_000.0)), at(NOW)));
+        assert!(policy.needs_refresh(secs(expires_at(89_999.0)), at(NOW)));
+        assert!(policy.needs_refresh(secs(expires_at(-1.0)), at(NOW)));
     }
 
     #[test]
@@ -333,7 +348,7 @@ mod tests {
         // would be followed by one at 51 000 ms, past the 30 s window, so it is the last.
         let policy = RefreshPolicy::default();
         let (mut now, mut attempt, mut waits) = (0.0, 0, Vec::new());
-        while policy.should_retry(attempt, &network(), now, 0.0) {
+        while policy.should_retry(attempt, &network(), at(now), at(0.0)) {
             attempt += 1;
             let delay = RefreshPolicy::retry_delay_ms(attempt);
             waits.push(delay);
@@ -342,22 +357,22 @@ mod tests {
         assert_eq!(waits, [200, 400, 800, 1600, 3200, 6400, 12800]);
         assert_eq!(now, 25_400.0);
         // The boundary: the next attempt must start strictly before 30 s.
-        assert!(policy.should_retry(0, &network(), 29_799.0, 0.0));
-        assert!(!policy.should_retry(0, &network(), 29_800.0, 0.0));
+        assert!(policy.should_retry(0, &network(), at(29_799.0), at(0.0)));
+        assert!(!policy.should_retry(0, &network(), at(29_800.0), at(0.0)));
     }
 
     #[test]
     fn only_retryable_failures_are_retried() {
         let policy = RefreshPolicy::default();
-        assert!(policy.should_retry(0, &network(), NOW, NOW));
+        assert!(policy.should_retry(0, &network(), at(NOW), at(NOW)));
         let gateway = AuthError::RetryableFetch {
             message: "http status 502".into(),
             status: 502,
         };
-        assert!(policy.should_retry(0, &gateway, NOW, NOW));
+        assert!(policy.should_retry(0, &gateway, at(NOW), at(NOW)));
         // A request aborted at its deadline is network trouble too.
         let timeout = AuthError::Timeout { after_ms: 30_000 };
-        assert!(policy.should_retry(0, &timeout, NOW, NOW));
+        assert!(policy.should_retry(0, &timeout, at(NOW), at(NOW)));
         for error in [
             refused(),
             AuthError::SessionMissing,
@@ -365,7 +380,10 @@ mod tests {
                 message: "x".into(),
             },
         ] {
-            assert!(!policy.should_retry(0, &error, NOW, NOW), "{error:?}");
+            assert!(
+                !policy.should_retry(0, &error, at(NOW), at(NOW)),
+                "{error:?}"
+            );
         }
     }
 
@@ -374,24 +392,27 @@ mod tests {
         let policy = RefreshPolicy::with_tick_ms(1000).unwrap();
         assert_eq!(policy.expiry_margin_ms(), 3000.0);
         assert_eq!(policy.failure_cooldown_ms(), 2000.0);
-        assert_eq!(policy.expires_in_ticks((NOW + 3999.0) / 1000.0, NOW), 3.0);
-        assert!(policy.should_retry(1, &network(), 599.0, 0.0));
-        assert!(!policy.should_retry(1, &network(), 600.0, 0.0));
+        assert_eq!(
+            policy.expires_in_ticks(secs((NOW + 3999.0) / 1000.0), at(NOW)),
+            3.0
+        );
+        assert!(policy.should_retry(1, &network(), at(599.0), at(0.0)));
+        assert!(!policy.should_retry(1, &network(), at(600.0), at(0.0)));
         assert_eq!(RefreshPolicy::with_tick_ms(0), None);
     }
 
     #[test]
     fn failed_refreshes_remove_the_session_only_once_its_token_has_expired() {
-        assert!(!access_token_expired((NOW + 1.0) / 1000.0, NOW));
-        assert!(access_token_expired(NOW / 1000.0, NOW));
-        let valid = Some((NOW + 60_000.0) / 1000.0);
-        let expired = Some((NOW - 1.0) / 1000.0);
-        assert!(!remove_session_after_failure(&refused(), valid, NOW));
-        assert!(remove_session_after_failure(&refused(), expired, NOW));
-        assert!(remove_session_after_failure(&refused(), None, NOW));
+        assert!(!access_token_expired(secs((NOW + 1.0) / 1000.0), at(NOW)));
+        assert!(access_token_expired(secs(NOW / 1000.0), at(NOW)));
+        let valid = Some(secs((NOW + 60_000.0) / 1000.0));
+        let expired = Some(secs((NOW - 1.0) / 1000.0));
+        assert!(!remove_session_after_failure(&refused(), valid, at(NOW)));
+        assert!(remove_session_after_failure(&refused(), expired, at(NOW)));
+        assert!(remove_session_after_failure(&refused(), None, at(NOW)));
         // Network trouble never signs the user out.
-        assert!(!remove_session_after_failure(&network(), expired, NOW));
+        assert!(!remove_session_after_failure(&network(), expired, at(NOW)));
         let timeout = AuthError::Timeout { after_ms: 30_000 };
-        assert!(!remove_session_after_failure(&timeout, expired, NOW));
+        assert!(!remove_session_after_failure(&timeout, expired, at(NOW)));
     }
 }

@@ -22,6 +22,25 @@ pub struct AuthApi {
 }
 
 impl AuthApi {
+    /// The auth requests of one project.
+    ///
+    /// ```
+    /// use geocache_core::auth::{AuthApi, PasswordCredentials};
+    /// use geocache_core::{ClientConfig, Method};
+    ///
+    /// let api = AuthApi::new(&ClientConfig::new("https://abc.supabase.co", "key")?);
+    /// let request = api
+    ///     .sign_in_with_password(&PasswordCredentials {
+    ///         email: Some("ada@example.com".into()),
+    ///         password: Some("secret".into()),
+    ///         ..PasswordCredentials::default()
+    ///     })
+    ///     .expect("an email and a password");
+    /// assert_eq!(request.method, Method::Post);
+    /// assert_eq!(request.url, "https://abc.supabase.co/auth/v1/token?grant_type=password");
+    /// assert!(request.body.as_deref().is_some_and(|body| body.contains("ada@example.com")));
+    /// # Ok::<(), geocache_core::ConfigError>(())
+    /// ```
     pub fn new(config: &ClientConfig) -> Self {
         AuthApi {
             config: config.clone(),
@@ -192,7 +211,8 @@ pub(crate) fn factor_path(factor_id: &str, action: Option<&str>) -> String {
 /// `JSON.stringify` of a body struct, fields in declaration order (going through `Value` would sort
 /// them). Serialising these plain structs of strings and JSON values cannot fail.
 pub(crate) fn to_json<T: Serialize>(body: &T) -> String {
-    serde_json::to_string(body).unwrap_or_default()
+    serde_json::to_string(body)
+        .expect("request bodies are plain structs of strings and JSON values")
 }
 
 /// `signUp` arguments: an email or a phone with a password, as supabase-js takes them.

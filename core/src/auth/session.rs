@@ -6,6 +6,7 @@ use serde_json::{Map, Value};
 
 use super::error::AuthError;
 use super::user::User;
+use crate::unix_time::UnixTime;
 
 /// A signed-in session as supabase-js keeps it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -44,24 +45,20 @@ pub(crate) fn js_number<S: Serializer>(value: &f64, serializer: S) -> Result<S::
     }
 }
 
-/// `Math.round(now / 1000)`: unix seconds, halves rounded up.
-pub fn now_seconds(now_ms: f64) -> f64 {
-    (now_ms / 1000.0 + 0.5).floor()
-}
-
 impl Session {
     /// A session for tokens obtained elsewhere (`setSession`): `expires_in` is what is left.
+    /// `expires_at` is in unix seconds, as the access token's `exp` claim gives it.
     pub fn from_tokens(
         access_token: String,
         refresh_token: String,
         user: User,
         expires_at: f64,
-        now_ms: f64,
+        now: UnixTime,
     ) -> Self {
         Session {
             access_token,
             token_type: bearer(),
-            expires_in: expires_at - now_ms / 1000.0,
+            expires_in: expires_at - now.seconds(),
             expires_at,
             refresh_token,
             user,
@@ -69,6 +66,11 @@ impl Session {
             provider_refresh_token: None,
             extra: Map::new(),
         }
+    }
+
+    /// When the access token expires.
+    pub fn expiry(&self) -> UnixTime {
+        UnixTime::from_seconds(self.expires_at)
     }
 
     /// The JSON supabase-js persists under the storage key.
@@ -120,7 +122,7 @@ impl SessionResponse {
 /// `access_token`, `refresh_token` and `expires_in` are truthy; `expires_at` computed as
 /// `round(now_s) + expires_in` when the server gave none; the user from `user`, or the body itself
 /// when it has a string `id` (a sign-up awaiting confirmation returns a bare user).
-pub fn parse_session_response(data: &Value, now_ms: f64) -> Result<SessionResponse, AuthError> {
+pub fn parse_session_response(data: &Value, now: UnixTime) -> Result<SessionResponse, AuthError> {
     let empty = Map::new();
     let object = data.as_object().unwrap_or(&empty);
     let field = |name: &str| object.get(name);
@@ -140,7 +142,7 @@ pub fn parse_session_response(data: &Value, now_ms: f64) -> Result<SessionRespon
             })?;
             session.insert(
                 "expires_at".into(),
-                Value::from(now_seconds(now_ms) + expires_in),
+                Value::from(now.rounded_seconds() + expires_in),
             );
         }
         Some(Session::deserialize(&Value::Object(session)).map_err(|e| invalid("session", e))?)
@@ -187,7 +189,7 @@ pub(crate) mod tests {
     use crate::auth::user::tests::user_json;
     use serde_json::json;
 
-    pub(crate) const NOW_MS: f64 = 1_700_000_000_400.0;
+    pub(crate) const NOW_MS: UnixTime = UnixTime::from_millis(1_700_000_000_400.0);
 
     pub(crate) fn token_json() -> Value {
         json!({
@@ -232,7 +234,7 @@ pub(crate) mod tests {
             for absent in [Value::Null, json!(0)] {
                 let mut json = token_json();
                 json["expires_at"] = absent.clone();
-                let session = parse_session_response(&json, now_ms)
+                let session = parse_session_response(&json, UnixTime::from_millis(now_ms))
                     .unwrap()
                     .session
                     .unwrap();
@@ -390,7 +392,7 @@ pub(crate) mod tests {
             "r".into(),
             user,
             1_700_000_060.0,
-            1_700_000_000_500.0,
+            UnixTime::from_millis(1_700_000_000_500.0),
         );
         assert_eq!(
             (session.expires_at, session.expires_in),

@@ -9,31 +9,53 @@ use crate::base_headers::{base_headers, Service};
 use crate::config::{is_js_whitespace, ClientConfig};
 use crate::http::{encode_query, percent_encode, Component, HttpRequest, Method};
 
-/// supabase-js's default `db.schema`.
-const DEFAULT_SCHEMA: &str = "public";
+/// supabase-js's default `db.schema`: the PostgreSQL schema PostgREST serves, named in the
+/// `accept-profile` / `content-profile` headers (not the JSON shape of the rows, see
+/// [`crate::schema`]).
+const DEFAULT_DB_SCHEMA: &str = "public";
 
 /// The REST endpoint and the credentials every request carries.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Postgrest {
     rest_url: String,
-    schema: String,
+    db_schema: String,
     headers: Vec<(String, String)>,
 }
 
 impl Postgrest {
     /// `session_token` is the signed-in user's access token, sent as the bearer; without one
     /// the key itself is, whatever its format.
+    ///
+    /// ```
+    /// use geocache_core::rest::Postgrest;
+    /// use geocache_core::{ClientConfig, Method};
+    ///
+    /// let config = ClientConfig::new("https://abc.supabase.co", "key")?;
+    /// let request = Postgrest::new(&config, Some("user-token"))
+    ///     .from("geocache_logs")
+    ///     .select("id,name")
+    ///     .order("id", true)
+    ///     .limit(10)
+    ///     .build();
+    /// assert_eq!(request.method, Method::Get);
+    /// assert_eq!(
+    ///     request.url,
+    ///     "https://abc.supabase.co/rest/v1/geocache_logs?select=id%2Cname&order=id.asc&limit=10"
+    /// );
+    /// assert_eq!(request.header("authorization"), Some("Bearer user-token"));
+    /// # Ok::<(), geocache_core::ConfigError>(())
+    /// ```
     pub fn new(config: &ClientConfig, session_token: Option<&str>) -> Self {
         Postgrest {
             rest_url: config.rest_url().to_owned(),
-            schema: DEFAULT_SCHEMA.to_owned(),
+            db_schema: DEFAULT_DB_SCHEMA.to_owned(),
             headers: base_headers(config, Service::Rest, session_token),
         }
     }
 
-    /// Targets another exposed schema (sent as `accept-profile` / `content-profile`).
-    pub fn schema(mut self, schema: impl Into<String>) -> Self {
-        self.schema = schema.into();
+    /// Targets another exposed database schema (sent as `accept-profile` / `content-profile`).
+    pub fn db_schema(mut self, db_schema: impl Into<String>) -> Self {
+        self.db_schema = db_schema.into();
         self
     }
 
@@ -46,7 +68,7 @@ impl Postgrest {
                 self.rest_url,
                 percent_encode(table, Component::PathSegment)
             ),
-            schema: self.schema.clone(),
+            db_schema: self.db_schema.clone(),
             queries: Vec::new(),
             headers: self.headers.clone(),
             body: None,
@@ -59,7 +81,7 @@ impl Postgrest {
 pub struct Builder {
     method: Method,
     url: String,
-    schema: String,
+    db_schema: String,
     pub(crate) queries: Vec<(String, String)>,
     headers: Vec<(String, String)>,
     body: Option<String>,
@@ -134,9 +156,9 @@ impl Builder {
     pub fn build(self) -> HttpRequest {
         let mut headers = self.headers;
         if matches!(self.method, Method::Get | Method::Head) {
-            headers.push(("accept-profile".into(), self.schema));
+            headers.push(("accept-profile".into(), self.db_schema));
         } else {
-            headers.push(("content-profile".into(), self.schema));
+            headers.push(("content-profile".into(), self.db_schema));
             headers.push(("content-type".into(), "application/json".into()));
         }
         let url = if self.queries.is_empty() {
@@ -272,9 +294,9 @@ mod tests {
     }
 
     #[test]
-    fn schema_and_headers_can_be_set() {
+    fn db_schema_and_headers_can_be_set() {
         let request = postgrest()
-            .schema("other")
+            .db_schema("other")
             .from("t")
             .header("Prefer", "return=representation")
             .header("prefer", "return=minimal")

@@ -1,5 +1,5 @@
-//! Row filters, a second `impl Builder` as in postgrest-rs src/filter.rs. Values are sent as
-//! given (no quoting: postgrest-rs issue #39); the query encoder escapes them.
+//! Row filters, a second `impl Builder` as in postgrest-rs's filter module. Values are sent as
+//! given, never quoted, as postgrest-rs sends them; the query encoder escapes them.
 
 use super::Builder;
 

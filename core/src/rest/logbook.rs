@@ -3,8 +3,8 @@
 use crate::config::ClientConfig;
 use crate::entry::NewEntry;
 use crate::entry_list::EntryList;
-use crate::http::HttpRequest;
-use crate::outcome::{expect_success, LogbookError, NoResponse, RawResponse};
+use crate::http::{HttpRequest, HttpResponse};
+use crate::outcome::{expect_success, LogbookError, NoResponse};
 use crate::rest::Postgrest;
 
 pub const TABLE: &str = "geocache_logs";
@@ -47,7 +47,7 @@ pub fn sign_logbook_request(
 
 /// The validated entries, newest first whatever order the server used.
 pub fn list_entries_outcome(
-    response: Result<RawResponse, NoResponse>,
+    response: Result<HttpResponse, NoResponse>,
 ) -> Result<EntryList, LogbookError> {
     let response = expect_success(response)?;
     let status = response.status;
@@ -56,7 +56,9 @@ pub fn list_entries_outcome(
 
 /// Success or the classified failure; the insert's body (empty with `return=minimal`) is not read.
 /// Whether a failed insert may still have been stored is [`super::signing`]'s question.
-pub fn sign_logbook_outcome(response: Result<RawResponse, NoResponse>) -> Result<(), LogbookError> {
+pub fn sign_logbook_outcome(
+    response: Result<HttpResponse, NoResponse>,
+) -> Result<(), LogbookError> {
     expect_success(response).map(drop)
 }
 
@@ -133,8 +135,8 @@ mod tests {
         );
     }
 
-    fn ok(status: u16, body: &str) -> Result<RawResponse, NoResponse> {
-        Ok(RawResponse::new(status, body))
+    fn ok(status: u16, body: &str) -> Result<HttpResponse, NoResponse> {
+        Ok(HttpResponse::new(status, body))
     }
 
     #[test]

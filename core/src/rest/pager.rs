@@ -14,8 +14,8 @@ use std::collections::HashSet;
 
 use crate::config::ClientConfig;
 use crate::entry_list::{id_bits, EntryKey, EntryList};
-use crate::http::HttpRequest;
-use crate::outcome::{expect_success, LogbookError, NoResponse, RawResponse};
+use crate::http::{HttpRequest, HttpResponse};
+use crate::outcome::{expect_success, LogbookError, NoResponse};
 use crate::rest::content_range;
 use crate::rest::logbook::TABLE;
 use crate::rest::Postgrest;
@@ -93,6 +93,19 @@ impl Default for Pager {
 
 impl Pager {
     /// A pager asking for `page_size` rows a page (at least 1).
+    ///
+    /// ```
+    /// use geocache_core::rest::pager::Pager;
+    /// use geocache_core::ClientConfig;
+    ///
+    /// let config = ClientConfig::new("https://abc.supabase.co", "key")?;
+    /// let pager = Pager::new(500);
+    /// assert_eq!(pager.page(), 1);
+    /// let request = pager.request(&config, None);
+    /// assert!(request.url.starts_with("https://abc.supabase.co/rest/v1/geocache_logs?"));
+    /// assert!(request.url.contains("limit=500"));
+    /// # Ok::<(), geocache_core::ConfigError>(())
+    /// ```
     pub fn new(page_size: u64) -> Self {
         Pager {
             page_size: page_size.max(1),
@@ -128,7 +141,7 @@ impl Pager {
     /// and an error names the page. On success the cursor moves to the page's last row.
     pub fn accept(
         &mut self,
-        response: Result<RawResponse, NoResponse>,
+        response: Result<HttpResponse, NoResponse>,
     ) -> Result<PageStep, PageError> {
         let page = self.page;
         let mut entries = page_entries(response).map_err(|error| PageError { page, error })?;
@@ -153,7 +166,7 @@ impl Pager {
 }
 
 /// A page's entries in keyset order, checked against its `Content-Range`.
-fn page_entries(response: Result<RawResponse, NoResponse>) -> Result<EntryList, LogbookError> {
+fn page_entries(response: Result<HttpResponse, NoResponse>) -> Result<EntryList, LogbookError> {
     let response = expect_success(response)?;
     let status = response.status;
     let range = response.header("content-range").map(str::to_owned);
@@ -235,7 +248,7 @@ mod tests {
             }
         }
 
-        fn answer(&mut self, request: &HttpRequest) -> Result<RawResponse, NoResponse> {
+        fn answer(&mut self, request: &HttpRequest) -> Result<HttpResponse, NoResponse> {
             self.requests.push(request.url.clone());
             let query = request.url.split_once('?').unwrap().1;
             let pairs: Vec<(String, String)> = form_urlencoded::parse(query.as_bytes())
@@ -268,7 +281,7 @@ mod tests {
                 0 => "*/*".to_owned(),
                 n => format!("0-{}/*", n - 1),
             };
-            Ok(RawResponse::new(200, body(&rows)).with_header("Content-Range", range))
+            Ok(HttpResponse::new(200, body(&rows)).with_header("Content-Range", range))
         }
     }
 
@@ -315,7 +328,7 @@ mod tests {
         assert_eq!(first.header("apikey"), Some("sb_publishable_k"));
         let page =
             r#"[{"id":7,"created_at":"2024-05-01T10:00:00.5+00:00","name":"a","message":"b"}]"#;
-        let step = pager.accept(Ok(RawResponse::new(200, page))).unwrap();
+        let step = pager.accept(Ok(HttpResponse::new(200, page))).unwrap();
         assert!(matches!(step, PageStep::Next(ref list) if list.len() == 1));
         assert_eq!(pager.page(), 2);
         let second = pager.request(&config(), Some("user.jwt"));
@@ -391,8 +404,8 @@ mod tests {
         assert_eq!(ids, newest_first(&table));
     }
 
-    fn page_of(rows: &[Row]) -> Result<RawResponse, NoResponse> {
-        Ok(RawResponse::new(200, body(rows)))
+    fn page_of(rows: &[Row]) -> Result<HttpResponse, NoResponse> {
+        Ok(HttpResponse::new(200, body(rows)))
     }
 
     fn next_ids(step: PageStep) -> Vec<i64> {
@@ -444,10 +457,11 @@ mod tests {
     fn a_malformed_content_range_is_an_error_naming_the_page() {
         let table = rows(3);
         let mut pager = Pager::default();
-        let page = RawResponse::new(200, body(&table[2..])).with_header("content-range", "0-0/*");
+        let page = HttpResponse::new(200, body(&table[2..])).with_header("content-range", "0-0/*");
         assert!(matches!(pager.accept(Ok(page)), Ok(PageStep::Next(_))));
         for value in ["0-0", "0-5/*", "*/*", "rows 0-1/*"] {
-            let page = RawResponse::new(200, body(&table[..2])).with_header("content-range", value);
+            let page =
+                HttpResponse::new(200, body(&table[..2])).with_header("content-range", value);
             let error = pager.clone().accept(Ok(page)).unwrap_err();
             assert_eq!(error.page, 2);
             assert_eq!(error.error.code(), "invalid_content_range");
@@ -471,7 +485,7 @@ mod tests {
         }
         let bad = r#"[{"id":3,"created_at":"2024-05-01T10:00:00Z","name":"a","message":"b"},
                       {"id":2,"created_at":"yesterday","name":"a","message":"b"}]"#;
-        let error = pager.accept(Ok(RawResponse::new(200, bad))).unwrap_err();
+        let error = pager.accept(Ok(HttpResponse::new(200, bad))).unwrap_err();
         assert_eq!(error.page, 3);
         assert_eq!(error.error.code(), "schema_mismatch");
         assert_eq!(
@@ -491,7 +505,7 @@ mod tests {
         let error = pager.accept(failure).unwrap_err();
         assert_eq!((error.page, error.error.code()), (1, "network_error"));
         assert_eq!(error.to_string(), "page 1: network failure: refused");
-        let error = pager.accept(Ok(RawResponse::new(503, ""))).unwrap_err();
+        let error = pager.accept(Ok(HttpResponse::new(503, ""))).unwrap_err();
         assert_eq!((error.page, error.error.status()), (1, 503));
     }
 }

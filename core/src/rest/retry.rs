@@ -12,8 +12,9 @@
 
 use std::borrow::Cow;
 
+use crate::http::HttpResponse;
 use crate::http::{HttpRequest, Method};
-use crate::outcome::{NoResponse, RawResponse};
+use crate::outcome::NoResponse;
 
 /// Retries after the first attempt (postgrest-js `DEFAULT_MAX_RETRIES`).
 pub const MAX_RETRIES: u32 = 3;
@@ -60,7 +61,7 @@ pub fn retry_after_ms(value: &str) -> Option<u32> {
 /// before sending it again, or `None` to hand the outcome to the caller.
 pub fn retry_delay_ms(
     method: Method,
-    outcome: &Result<RawResponse, NoResponse>,
+    outcome: &Result<HttpResponse, NoResponse>,
     retries: u32,
 ) -> Option<u32> {
     if retries >= MAX_RETRIES || !is_retryable_method(method) {
@@ -100,23 +101,23 @@ mod tests {
     use crate::outcome::NetworkFailure;
     use crate::RequestTimeout;
 
-    fn status(status: u16) -> Result<RawResponse, NoResponse> {
-        Ok(RawResponse::new(status, ""))
+    fn status(status: u16) -> Result<HttpResponse, NoResponse> {
+        Ok(HttpResponse::new(status, ""))
     }
 
-    fn network() -> Result<RawResponse, NoResponse> {
+    fn network() -> Result<HttpResponse, NoResponse> {
         Err(NetworkFailure {
             message: "TypeError: Failed to fetch".into(),
         }
         .into())
     }
 
-    fn timed_out() -> Result<RawResponse, NoResponse> {
+    fn timed_out() -> Result<HttpResponse, NoResponse> {
         Err(NoResponse::TimedOut(RequestTimeout::default()))
     }
 
     /// The waits a GET goes through when every attempt ends in `outcome`.
-    fn waits(method: Method, outcome: &Result<RawResponse, NoResponse>) -> Vec<u32> {
+    fn waits(method: Method, outcome: &Result<HttpResponse, NoResponse>) -> Vec<u32> {
         (0..)
             .map_while(|retries| retry_delay_ms(method, outcome, retries))
             .collect()
@@ -165,7 +166,7 @@ mod tests {
 
     #[test]
     fn a_readable_retry_after_replaces_the_back_off() {
-        let answer = |value: &str| Ok(RawResponse::new(503, "").with_header("Retry-After", value));
+        let answer = |value: &str| Ok(HttpResponse::new(503, "").with_header("Retry-After", value));
         assert_eq!(retry_delay_ms(Method::Get, &answer("2"), 0), Some(2000));
         assert_eq!(retry_delay_ms(Method::Get, &answer("0"), 2), Some(0));
         assert_eq!(retry_delay_ms(Method::Get, &answer("120"), 0), Some(30_000));
@@ -174,7 +175,7 @@ mod tests {
         // Still at most three retries.
         assert_eq!(retry_delay_ms(Method::Get, &answer("1"), 3), None);
         // Only for the statuses that are retried at all.
-        let refused = Ok(RawResponse::new(429, "").with_header("retry-after", "1"));
+        let refused = Ok(HttpResponse::new(429, "").with_header("retry-after", "1"));
         assert_eq!(retry_delay_ms(Method::Get, &refused, 0), None);
     }
 

@@ -1,53 +1,46 @@
 //! The auth state one client shares (`Rc`) between `client.auth`, `auth.mfa`, the logbook calls
-//! and its own timers: the stored session, subscribers, the refresh in flight and the
-//! auto-refresh guards. The flows mirror auth-js 2.109's GoTrueClient; the decisions are core's.
+//! and its own timers. It owns four parts, each with its own small API: the [`SessionStore`], the
+//! [`RefreshFlight`], the [`AutoRefresh`] (which holds only a `Weak` back to it) and the
+//! [`Subscribers`]; this file runs the flows over them. The flows mirror auth-js 2.109's
+//! GoTrueClient; the decisions are core's.
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 
 use futures_util::future::{FutureExt, LocalBoxFuture, Shared};
 use geocache_core::auth::options::TickLengthError;
-use geocache_core::auth::refresh_policy::access_token_expired;
+use geocache_core::auth::refresh_policy::{access_token_expired, remove_session_after_failure};
 use geocache_core::auth::{
     decode_jwt_claims, expect_json, expect_ok, parse_session_response, AuthApi, AuthError,
-    AuthOptions, FailureCooldown, PasswordCredentials, RefreshPolicy, Session, SessionResponse,
-    SignOutScope, SignUpCredentials, User,
+    AuthOptions, PasswordCredentials, RefreshPolicy, Session, SessionResponse, SignOutScope,
+    SignUpCredentials, TickDecision, User,
 };
-use geocache_core::ClientConfig;
+use geocache_core::{ClientConfig, UnixTime};
 use serde::Deserialize;
-use serde_json::Value;
 use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::spawn_local;
 
-use super::auto_refresh::AutoRefresh;
+use super::auto_refresh::{AutoRefresh, RefreshTarget, TICK_FAILED_MESSAGE};
+use super::clock::now;
 use super::events::{AuthChangeEvent, Subscribers};
-use super::storage::SessionStore;
+use super::refresh::{request_session, RefreshFlight};
+use super::session_store::{NotASession, SessionStore};
+use crate::error::ClientError;
 use crate::js;
 use crate::transport::Transport;
 
-/// One refresh request shared by everyone who asks while it runs.
-pub(super) type Flight = Shared<LocalBoxFuture<'static, Result<Session, AuthError>>>;
-
 pub struct AuthClient {
-    pub(super) api: AuthApi,
+    api: AuthApi,
     /// The client's transport: auth requests share the REST calls' deadline, but keep auth-js's
     /// own retries (only the session refresh is retried).
-    pub(super) transport: Transport,
-    pub(super) policy: RefreshPolicy,
-    pub(super) auto_refresh_token: bool,
+    transport: Transport,
+    policy: RefreshPolicy,
+    auto_refresh_token: bool,
     store: SessionStore,
-    subscribers: Subscribers,
-    pub(super) refreshing: RefCell<Option<Flight>>,
-    pub(super) cooldown: RefCell<FailureCooldown>,
-    /// Bumped whenever the session is removed, so a refresh that raced a sign-out is dropped.
-    pub(super) removal_epoch: Cell<u64>,
-    pub(super) auto_refresh: RefCell<AutoRefresh>,
+    subscribers: Rc<Subscribers>,
+    refresh: RefreshFlight,
+    auto_refresh: Rc<AutoRefresh>,
     initialized: RefCell<Option<Shared<LocalBoxFuture<'static, ()>>>>,
-}
-
-/// Milliseconds since the epoch, the `now` every core decision takes.
-pub(super) fn now_ms() -> f64 {
-    js_sys::Date::now()
 }
 
 impl AuthClient {
@@ -61,28 +54,33 @@ impl AuthClient {
             .storage_key
             .clone()
             .unwrap_or_else(|| config.storage_key().to_owned());
-        Ok(Rc::new(AuthClient {
-            api: AuthApi::new(config),
-            transport,
-            policy,
-            auto_refresh_token: options.auto_refresh_token,
-            store: SessionStore::new(key, options.persist_session),
-            subscribers: Subscribers::default(),
-            refreshing: RefCell::new(None),
-            cooldown: RefCell::new(FailureCooldown::default()),
-            removal_epoch: Cell::new(0),
-            auto_refresh: RefCell::new(AutoRefresh::new(options.auto_refresh_token)),
-            initialized: RefCell::new(None),
+        Ok(Rc::new_cyclic(|this: &Weak<AuthClient>| {
+            let target: Weak<dyn RefreshTarget> = this.clone();
+            AuthClient {
+                api: AuthApi::new(config),
+                transport,
+                policy,
+                auto_refresh_token: options.auto_refresh_token,
+                store: SessionStore::new(key, options.persist_session),
+                subscribers: Rc::default(),
+                refresh: RefreshFlight::default(),
+                auto_refresh: AutoRefresh::new(
+                    options.auto_refresh_token,
+                    policy.tick_ms(),
+                    target,
+                ),
+                initialized: RefCell::new(None),
+            }
         }))
     }
 
     /// Starts initialisation in the background: recover the stored session, then let page
     /// visibility drive the ticker. Every public call waits for it first, as auth-js's do.
     pub fn initialize(self: &Rc<Self>) {
-        let this = Rc::downgrade(self);
+        let auto_refresh = Rc::downgrade(&self.auto_refresh);
         let initialization = async move {
-            if let Some(client) = this.upgrade() {
-                client.run_initialization().await;
+            if let Some(auto_refresh) = auto_refresh.upgrade() {
+                auto_refresh.initialize().await;
             }
         }
         .boxed_local()
@@ -99,48 +97,68 @@ impl AuthClient {
         }
     }
 
-    pub fn subscribers(&self) -> &Subscribers {
+    pub fn subscribers(&self) -> &Rc<Subscribers> {
         &self.subscribers
     }
 
-    pub(super) fn weak(self: &Rc<Self>) -> Weak<Self> {
-        Rc::downgrade(self)
+    /// The auth API's request builders (for the MFA calls).
+    pub(super) fn api(&self) -> &AuthApi {
+        &self.api
+    }
+
+    pub(super) fn transport(&self) -> &Transport {
+        &self.transport
+    }
+
+    // --- Auto-refresh -------------------------------------------------------------------------
+
+    /// `startAutoRefresh()`: the caller takes over from visibility handling.
+    pub fn start_auto_refresh(&self) {
+        self.auto_refresh.start();
+    }
+
+    /// `stopAutoRefresh()`: the caller takes over from visibility handling.
+    pub fn stop_auto_refresh(&self) {
+        self.auto_refresh.stop();
+    }
+
+    /// Removes the listener and timers and forgets every subscriber. Idempotent.
+    pub fn dispose(&self) {
+        self.auto_refresh.dispose();
+        self.subscribers.clear();
+    }
+
+    /// Whether the visibility listener and the ticker are live.
+    pub fn auto_refresh_state(&self) -> (bool, bool) {
+        self.auto_refresh.state()
     }
 
     // --- The stored session -------------------------------------------------------------------
 
-    /// The stored session as it is, or `None` (nothing stored, or not a session).
-    pub(super) fn stored_session(&self) -> Option<Session> {
-        Session::from_storage(&self.store.load()?).ok()
-    }
-
     /// The stored session; a stored value that is not a session is removed (SIGNED_OUT).
-    pub(super) fn load_session(&self) -> Option<Session> {
-        let text = self.store.load()?;
-        match Session::from_storage(&text) {
-            Ok(session) => Some(session),
-            Err(_) => {
+    fn load_session(&self) -> Option<Session> {
+        match self.store.load() {
+            Ok(session) => session,
+            Err(NotASession) => {
                 self.remove_session();
                 None
             }
         }
     }
 
-    pub(super) fn save_session(&self, session: &Session) {
-        // Serialising a session (strings, numbers and JSON maps) cannot fail.
-        if let Ok(text) = session.to_storage() {
-            self.store.save(&text);
-        }
+    /// Stores `session` and tells the subscribers (`event`).
+    pub(super) fn adopt_session(&self, session: &Session, event: AuthChangeEvent) {
+        self.store.save(session);
+        self.notify(event, Some(session));
     }
 
-    pub(super) fn remove_session(&self) {
-        self.removal_epoch.set(self.removal_epoch.get() + 1);
-        self.cooldown.borrow_mut().clear();
+    fn remove_session(&self) {
         self.store.remove();
+        self.refresh.clear_failures();
         self.notify(AuthChangeEvent::SignedOut, None);
     }
 
-    pub(super) fn notify(&self, event: AuthChangeEvent, session: Option<&Session>) {
+    fn notify(&self, event: AuthChangeEvent, session: Option<&Session>) {
         let session = session
             .and_then(|session| js::to_js(session).ok())
             .unwrap_or(JsValue::NULL);
@@ -155,15 +173,16 @@ impl AuthClient {
         let Some(current) = self.load_session() else {
             return Ok(None);
         };
-        if current.expires_at == 0.0 || !self.policy.needs_refresh(current.expires_at, now_ms()) {
+        if current.expires_at == 0.0 || !self.policy.needs_refresh(current.expiry(), now()) {
             return Ok(Some(current));
         }
         match self.call_refresh_token(&current.refresh_token).await {
             Ok(session) => Ok(Some(session)),
             Err(error) => {
-                let still_valid = !access_token_expired(current.expires_at, now_ms());
+                let still_valid = !access_token_expired(current.expiry(), now());
                 let still_stored = self
-                    .stored_session()
+                    .store
+                    .session()
                     .is_some_and(|stored| stored.refresh_token == current.refresh_token);
                 if still_valid && still_stored {
                     Ok(Some(current))
@@ -193,10 +212,9 @@ impl AuthClient {
         self.ready().await;
         let request = self.api.sign_up(credentials)?;
         let data = expect_json(self.transport.send(&request).await)?;
-        let response = parse_session_response(&data, now_ms())?;
+        let response = parse_session_response(&data, now())?;
         if let Some(session) = &response.session {
-            self.save_session(session);
-            self.notify(AuthChangeEvent::SignedIn, Some(session));
+            self.adopt_session(session, AuthChangeEvent::SignedIn);
         }
         Ok(response)
     }
@@ -208,12 +226,11 @@ impl AuthClient {
         self.ready().await;
         let request = self.api.sign_in_with_password(credentials)?;
         let data = expect_json(self.transport.send(&request).await)?;
-        let response = parse_session_response(&data, now_ms())?;
+        let response = parse_session_response(&data, now())?;
         let Some(session) = &response.session else {
             return Err(AuthError::InvalidTokenResponse { reason: None });
         };
-        self.save_session(session);
-        self.notify(AuthChangeEvent::SignedIn, Some(session));
+        self.adopt_session(session, AuthChangeEvent::SignedIn);
         Ok(response)
     }
 
@@ -290,11 +307,14 @@ impl AuthClient {
         if access_token.is_empty() || refresh_token.is_empty() {
             return Err(AuthError::SessionMissing);
         }
-        let now = now_ms();
+        let checked_at = now();
+        // Unix seconds, as the token's `exp` claim has them.
         let expires_at = decode_jwt_claims(access_token)?
             .exp
             .filter(|exp| *exp != 0.0);
-        let Some(expires_at) = expires_at.filter(|exp| !access_token_expired(*exp, now)) else {
+        let Some(expires_at) = expires_at
+            .filter(|exp| !access_token_expired(UnixTime::from_seconds(*exp), checked_at))
+        else {
             return self.call_refresh_token(refresh_token).await;
         };
         let user = self.get_user(Some(access_token)).await?;
@@ -303,10 +323,9 @@ impl AuthClient {
             refresh_token.to_owned(),
             user,
             expires_at,
-            now,
+            checked_at,
         );
-        self.save_session(&session);
-        self.notify(AuthChangeEvent::SignedIn, Some(&session));
+        self.adopt_session(&session, AuthChangeEvent::SignedIn);
         Ok(session)
     }
 
@@ -335,9 +354,112 @@ impl AuthClient {
             .map(|session| session.access_token))
     }
 
-    /// `{"refresh_token"}` of a session-shaped value, used by the refresh commit guard.
-    pub(super) fn stored_refresh_token(&self) -> Option<String> {
-        let value: Value = serde_json::from_str(&self.store.load()?).ok()?;
-        value.get("refresh_token")?.as_str().map(str::to_owned)
+    // --- Refreshing ---------------------------------------------------------------------------
+
+    /// A new session for `refresh_token`, joining the refresh in flight if there is one.
+    pub async fn call_refresh_token(
+        self: &Rc<Self>,
+        refresh_token: &str,
+    ) -> Result<Session, AuthError> {
+        if refresh_token.is_empty() {
+            return Err(AuthError::SessionMissing);
+        }
+        let flight = Rc::clone(self).refresh_and_commit(refresh_token.to_owned());
+        self.refresh.join_or_start(refresh_token, flight).await
+    }
+
+    /// One refresh request, its result committed: saved unless a sign-out (or another writer)
+    /// changed the stored session meanwhile; after a failure the session is removed when core
+    /// says so, and the failure cached.
+    async fn refresh_and_commit(
+        self: Rc<Self>,
+        refresh_token: String,
+    ) -> Result<Session, AuthError> {
+        let stored_at_start = self.store.refresh_token();
+        let removals_at_start = self.store.removals();
+        let result =
+            match request_session(&self.api, &self.transport, self.policy, &refresh_token).await {
+                Ok(session) => {
+                    // Commit guard: the rotated tokens must not bring a removed session back.
+                    let replaced =
+                        stored_at_start.is_some() && self.store.refresh_token() != stored_at_start;
+                    if replaced || self.store.removals() != removals_at_start {
+                        Err(AuthError::RefreshDiscarded)
+                    } else {
+                        self.store.save(&session);
+                        self.refresh.clear_failures();
+                        Ok(session)
+                    }
+                }
+                Err(error) => Err(error),
+            };
+        // Leave the flight before telling anyone, so a subscriber that refreshes again starts a
+        // new request instead of waiting on this one (which waits on the subscriber).
+        self.refresh.land();
+        match &result {
+            Ok(session) => self.notify(AuthChangeEvent::TokenRefreshed, Some(session)),
+            Err(AuthError::RefreshDiscarded) => {}
+            Err(error) => {
+                let stored_expires_at = self.store.session().map(|session| session.expiry());
+                if remove_session_after_failure(error, stored_expires_at, now()) {
+                    self.remove_session();
+                }
+                // After the removal, which clears the cache.
+                self.refresh
+                    .record_failure(self.policy, &refresh_token, error.clone());
+            }
+        }
+        result
+    }
+
+    /// One tick: read the stored session now, refresh it if core says so, log a failure.
+    async fn tick(self: Rc<Self>) {
+        self.ready().await;
+        let in_flight = self.refresh.is_running();
+        let session = if in_flight { None } else { self.load_session() };
+        let decision =
+            self.policy
+                .tick(now(), in_flight, session.as_ref(), &self.refresh.cooldown());
+        let TickDecision::Refresh { refresh_token } = decision else {
+            return;
+        };
+        match self.call_refresh_token(&refresh_token).await {
+            // A sign-out raced the refresh: nothing failed.
+            Ok(_) | Err(AuthError::RefreshDiscarded) => {}
+            Err(error) => web_sys::console::error_2(
+                &TICK_FAILED_MESSAGE.into(),
+                &ClientError::Auth(error).into(),
+            ),
+        }
+    }
+
+    /// `_recoverAndRefresh`: refresh a stored session close to expiry (when auto-refresh is on),
+    /// otherwise announce it (SIGNED_IN); remove a stored value that is not a session.
+    async fn recover_and_refresh(self: Rc<Self>) {
+        let Some(session) = self.load_session() else {
+            return;
+        };
+        if self.policy.needs_refresh(session.expiry(), now()) {
+            if self.auto_refresh_token && !session.refresh_token.is_empty() {
+                // Failures are handled (and the session kept or removed) inside the refresh.
+                let _ = self.call_refresh_token(&session.refresh_token).await;
+            }
+        } else {
+            self.notify(AuthChangeEvent::SignedIn, Some(&session));
+        }
+    }
+}
+
+impl RefreshTarget for AuthClient {
+    fn wait_ready(self: Rc<Self>) -> LocalBoxFuture<'static, ()> {
+        async move { AuthClient::ready(&self).await }.boxed_local()
+    }
+
+    fn tick_once(self: Rc<Self>) -> LocalBoxFuture<'static, ()> {
+        AuthClient::tick(self).boxed_local()
+    }
+
+    fn recover_session(self: Rc<Self>) -> LocalBoxFuture<'static, ()> {
+        self.recover_and_refresh().boxed_local()
     }
 }

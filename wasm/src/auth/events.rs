@@ -1,5 +1,6 @@
 //! `onAuthStateChange`: the subscriber list, the events, and the `Subscription` handle. A class
 //! method (`subscription.unsubscribe()`) instead of a JS closure, so nothing is leaked or forgotten.
+//! Knows nothing of the auth client: the client owns the [`Subscribers`] and notifies them.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Weak;
@@ -8,8 +9,6 @@ use js_sys::{Function, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{spawn_local, JsFuture};
-
-use super::client::AuthClient;
 
 /// The events this client emits (a subset of supabase-js's `AuthChangeEvent`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -102,15 +101,16 @@ pub fn call(callback: &Function, event: AuthChangeEvent, session: &JsValue) {
 pub struct Subscription {
     id: u32,
     callback: Function,
-    client: Weak<AuthClient>,
+    /// Weak: a subscription kept by the page does not keep a disposed client's subscribers alive.
+    subscribers: Weak<Subscribers>,
 }
 
 impl Subscription {
-    pub fn new(id: u32, callback: Function, client: Weak<AuthClient>) -> Self {
+    pub fn new(id: u32, callback: Function, subscribers: Weak<Subscribers>) -> Self {
         Subscription {
             id,
             callback,
-            client,
+            subscribers,
         }
     }
 }
@@ -131,8 +131,8 @@ impl Subscription {
 
     /// Stops further events reaching the callback. Calling it again does nothing.
     pub fn unsubscribe(&self) {
-        if let Some(client) = self.client.upgrade() {
-            client.subscribers().remove(self.id);
+        if let Some(subscribers) = self.subscribers.upgrade() {
+            subscribers.remove(self.id);
         }
     }
 }

@@ -3,8 +3,7 @@
 use std::rc::Rc;
 
 use geocache_core::auth::mfa::{
-    assurance_level, list_factors, parse_challenge, parse_enrolled, parse_unenrolled,
-    parse_verified,
+    self as core_mfa, parse_challenge, parse_enrolled, parse_unenrolled, parse_verified,
 };
 use geocache_core::auth::{
     decode_jwt_claims, expect_json, AssuranceLevel, AuthError, Challenge, ChallengeAndVerifyParams,
@@ -14,90 +13,98 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
-use super::client::{now_ms, AuthClient};
+use super::client::AuthClient;
+use super::clock::now;
 use super::events::AuthChangeEvent;
 use super::result::{respond, NO_DATA};
 use crate::error::ClientError;
 use crate::js;
 
-impl AuthClient {
-    pub async fn enroll(self: &Rc<Self>, params: &EnrollParams) -> Result<Enrolled, AuthError> {
-        let jwt = self.session_jwt().await?;
-        let request = self.api.mfa().enroll(jwt.as_deref(), params);
-        parse_enrolled(&expect_json(self.transport.send(&request).await)?, params)
-    }
+// The MFA flows over the shared auth state.
 
-    pub async fn unenroll(
-        self: &Rc<Self>,
-        params: &UnenrollParams,
-    ) -> Result<Unenrolled, AuthError> {
-        let jwt = self.session_jwt().await?;
-        let request = self.api.mfa().unenroll(jwt.as_deref(), params);
-        parse_unenrolled(&expect_json(self.transport.send(&request).await)?)
-    }
+async fn enroll(client: &Rc<AuthClient>, params: &EnrollParams) -> Result<Enrolled, AuthError> {
+    let jwt = client.session_jwt().await?;
+    let request = client.api().mfa().enroll(jwt.as_deref(), params);
+    parse_enrolled(
+        &expect_json(client.transport().send(&request).await)?,
+        params,
+    )
+}
 
-    pub async fn challenge(
-        self: &Rc<Self>,
-        params: &ChallengeParams,
-    ) -> Result<Challenge, AuthError> {
-        let jwt = self.session_jwt().await?;
-        let request = self.api.mfa().challenge(jwt.as_deref(), params);
-        parse_challenge(&expect_json(self.transport.send(&request).await)?)
-    }
+async fn unenroll(
+    client: &Rc<AuthClient>,
+    params: &UnenrollParams,
+) -> Result<Unenrolled, AuthError> {
+    let jwt = client.session_jwt().await?;
+    let request = client.api().mfa().unenroll(jwt.as_deref(), params);
+    parse_unenrolled(&expect_json(client.transport().send(&request).await)?)
+}
 
-    /// Saves the aal2 session the server answers with (MFA_CHALLENGE_VERIFIED) and returns the
-    /// raw token response, as supabase-js does.
-    pub async fn verify(self: &Rc<Self>, params: &VerifyParams) -> Result<Value, AuthError> {
-        let jwt = self.session_jwt().await?;
-        let request = self.api.mfa().verify(jwt.as_deref(), params);
-        let data = expect_json(self.transport.send(&request).await)?;
-        let session = parse_verified(&data, now_ms())?;
-        self.save_session(&session);
-        self.notify(AuthChangeEvent::MfaChallengeVerified, Some(&session));
-        Ok(data)
-    }
+async fn challenge(
+    client: &Rc<AuthClient>,
+    params: &ChallengeParams,
+) -> Result<Challenge, AuthError> {
+    let jwt = client.session_jwt().await?;
+    let request = client.api().mfa().challenge(jwt.as_deref(), params);
+    parse_challenge(&expect_json(client.transport().send(&request).await)?)
+}
 
-    pub async fn challenge_and_verify(
-        self: &Rc<Self>,
-        params: &ChallengeAndVerifyParams,
-    ) -> Result<Value, AuthError> {
-        let challenge = self
-            .challenge(&ChallengeParams {
-                factor_id: params.factor_id.clone(),
-                channel: None,
-            })
-            .await?;
-        self.verify(&VerifyParams {
+/// Saves the aal2 session the server answers with (MFA_CHALLENGE_VERIFIED) and returns the
+/// raw token response, as supabase-js does.
+async fn verify(client: &Rc<AuthClient>, params: &VerifyParams) -> Result<Value, AuthError> {
+    let jwt = client.session_jwt().await?;
+    let request = client.api().mfa().verify(jwt.as_deref(), params);
+    let data = expect_json(client.transport().send(&request).await)?;
+    let session = parse_verified(&data, now())?;
+    client.adopt_session(&session, AuthChangeEvent::MfaChallengeVerified);
+    Ok(data)
+}
+
+async fn challenge_and_verify(
+    client: &Rc<AuthClient>,
+    params: &ChallengeAndVerifyParams,
+) -> Result<Value, AuthError> {
+    let challenge = challenge(
+        client,
+        &ChallengeParams {
+            factor_id: params.factor_id.clone(),
+            channel: None,
+        },
+    )
+    .await?;
+    verify(
+        client,
+        &VerifyParams {
             factor_id: params.factor_id.clone(),
             challenge_id: challenge.id,
             code: params.code.clone(),
-        })
-        .await
-    }
+        },
+    )
+    .await
+}
 
-    /// The server's view of the user's factors (a `GET /user`).
-    pub async fn list_factors(self: &Rc<Self>) -> Result<FactorLists, AuthError> {
-        let user = self.get_user(None).await?;
-        Ok(list_factors(user.factors()))
-    }
+/// The server's view of the user's factors (a `GET /user`).
+async fn list_factors(client: &Rc<AuthClient>) -> Result<FactorLists, AuthError> {
+    let user = client.get_user(None).await?;
+    Ok(core_mfa::list_factors(user.factors()))
+}
 
-    /// From the given token (checked against the server's user), or else from the session
-    /// without any request.
-    pub async fn assurance_level(
-        self: &Rc<Self>,
-        jwt: Option<&str>,
-    ) -> Result<AssuranceLevel, AuthError> {
-        if let Some(jwt) = jwt {
-            let claims = decode_jwt_claims(jwt)?;
-            let user = self.get_user(Some(jwt)).await?;
-            return Ok(assurance_level(&claims, user.factors()));
-        }
-        let Some(session) = self.get_session().await? else {
-            return Ok(AssuranceLevel::signed_out());
-        };
-        let claims = decode_jwt_claims(&session.access_token)?;
-        Ok(assurance_level(&claims, session.user.factors()))
+/// From the given token (checked against the server's user), or else from the session
+/// without any request.
+async fn assurance_level(
+    client: &Rc<AuthClient>,
+    jwt: Option<&str>,
+) -> Result<AssuranceLevel, AuthError> {
+    if let Some(jwt) = jwt {
+        let claims = decode_jwt_claims(jwt)?;
+        let user = client.get_user(Some(jwt)).await?;
+        return Ok(core_mfa::assurance_level(&claims, user.factors()));
     }
+    let Some(session) = client.get_session().await? else {
+        return Ok(AssuranceLevel::signed_out());
+    };
+    let claims = decode_jwt_claims(&session.access_token)?;
+    Ok(core_mfa::assurance_level(&claims, session.user.factors()))
 }
 
 /// `client.auth.mfa`: multi-factor authentication for the signed-in user.
@@ -125,7 +132,7 @@ impl Mfa {
         #[wasm_bindgen(unchecked_param_type = "MFAEnrollParams")] params: JsValue,
     ) -> Result<JsValue, ClientError> {
         let params: EnrollParams = self::params(params)?;
-        respond(self.client.enroll(&params).await, NO_DATA)
+        respond(enroll(&self.client, &params).await, NO_DATA)
     }
 
     /// Removes a factor.
@@ -135,7 +142,7 @@ impl Mfa {
         #[wasm_bindgen(unchecked_param_type = "MFAUnenrollParams")] params: JsValue,
     ) -> Result<JsValue, ClientError> {
         let params: UnenrollParams = self::params(params)?;
-        respond(self.client.unenroll(&params).await, NO_DATA)
+        respond(unenroll(&self.client, &params).await, NO_DATA)
     }
 
     /// Creates a challenge (for a phone factor the code is sent by SMS or WhatsApp).
@@ -145,7 +152,7 @@ impl Mfa {
         #[wasm_bindgen(unchecked_param_type = "MFAChallengeParams")] params: JsValue,
     ) -> Result<JsValue, ClientError> {
         let params: ChallengeParams = self::params(params)?;
-        respond(self.client.challenge(&params).await, NO_DATA)
+        respond(challenge(&self.client, &params).await, NO_DATA)
     }
 
     /// Answers a challenge; on success the session becomes aal2 (MFA_CHALLENGE_VERIFIED).
@@ -155,7 +162,7 @@ impl Mfa {
         #[wasm_bindgen(unchecked_param_type = "MFAVerifyParams")] params: JsValue,
     ) -> Result<JsValue, ClientError> {
         let params: VerifyParams = self::params(params)?;
-        respond(self.client.verify(&params).await, NO_DATA)
+        respond(verify(&self.client, &params).await, NO_DATA)
     }
 
     /// `challenge` then `verify` with the given code.
@@ -168,7 +175,7 @@ impl Mfa {
         #[wasm_bindgen(unchecked_param_type = "MFAChallengeAndVerifyParams")] params: JsValue,
     ) -> Result<JsValue, ClientError> {
         let params: ChallengeAndVerifyParams = self::params(params)?;
-        respond(self.client.challenge_and_verify(&params).await, NO_DATA)
+        respond(challenge_and_verify(&self.client, &params).await, NO_DATA)
     }
 
     /// All factors, plus the verified ones by kind (`GET /user`).
@@ -177,7 +184,7 @@ impl Mfa {
         unchecked_return_type = "AuthMFAListFactorsResponse"
     )]
     pub async fn list_factors(&self) -> Result<JsValue, ClientError> {
-        respond(self.client.list_factors().await, NO_DATA)
+        respond(list_factors(&self.client).await, NO_DATA)
     }
 
     /// The session's assurance level (`aal1`/`aal2`), the level its verified factors allow,
@@ -191,6 +198,6 @@ impl Mfa {
         #[wasm_bindgen(unchecked_optional_param_type = "string")] jwt: Option<String>,
     ) -> Result<JsValue, ClientError> {
         let jwt = jwt.filter(|jwt| !jwt.is_empty());
-        respond(self.client.assurance_level(jwt.as_deref()).await, NO_DATA)
+        respond(assurance_level(&self.client, jwt.as_deref()).await, NO_DATA)
     }
 }

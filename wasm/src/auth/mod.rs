@@ -3,10 +3,12 @@
 
 mod auto_refresh;
 mod client;
+mod clock;
 mod events;
 mod mfa;
 mod refresh;
 mod result;
+mod session_store;
 mod storage;
 
 use std::rc::Rc;
@@ -258,7 +260,8 @@ impl Auth {
             };
             call(&callback, AuthChangeEvent::InitialSession, &session);
         });
-        let subscription = Subscription::new(id, callback, Rc::downgrade(&self.client));
+        let subscription =
+            Subscription::new(id, callback, Rc::downgrade(self.client.subscribers()));
         let subscription = object(&[("subscription", subscription.into())]);
         Ok(object(&[("data", subscription)]))
     }

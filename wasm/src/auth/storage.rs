@@ -1,24 +1,23 @@
-//! Where the session lives: localStorage under supabase-js's key (so a reload, or supabase-js
+//! Where the session text lives: localStorage under supabase-js's key (so a reload, or supabase-js
 //! itself, finds it), or memory when persistence is off or localStorage is unavailable.
-
 use std::cell::RefCell;
 
 use web_sys::Storage;
 
-pub enum SessionStore {
+pub enum TextStorage {
     Local { storage: Storage, key: String },
     Memory { value: RefCell<Option<String>> },
 }
 
-impl SessionStore {
+impl TextStorage {
     /// localStorage when `persist` and the browser allows it (it can be disabled or throw).
     pub fn new(key: String, persist: bool) -> Self {
         let storage = persist
             .then(|| web_sys::window()?.local_storage().ok().flatten())
             .flatten();
         match storage {
-            Some(storage) => SessionStore::Local { storage, key },
-            None => SessionStore::Memory {
+            Some(storage) => TextStorage::Local { storage, key },
+            None => TextStorage::Memory {
                 value: RefCell::new(None),
             },
         }
@@ -27,8 +26,8 @@ impl SessionStore {
     /// The stored text; `None` when absent or empty (supabase-js treats both as no session).
     pub fn load(&self) -> Option<String> {
         let text = match self {
-            SessionStore::Local { storage, key } => storage.get_item(key).ok().flatten(),
-            SessionStore::Memory { value } => value.borrow().clone(),
+            TextStorage::Local { storage, key } => storage.get_item(key).ok().flatten(),
+            TextStorage::Memory { value } => value.borrow().clone(),
         };
         text.filter(|text| !text.is_empty())
     }
@@ -37,23 +36,23 @@ impl SessionStore {
     /// for this call's result, as supabase-js's storage adapter also ignores write failures.
     pub fn save(&self, text: &str) {
         match self {
-            SessionStore::Local { storage, key } => {
+            TextStorage::Local { storage, key } => {
                 let _ = storage.set_item(key, text);
                 let _ = storage.remove_item(&format!("{key}-code-verifier"));
             }
-            SessionStore::Memory { value } => *value.borrow_mut() = Some(text.to_owned()),
+            TextStorage::Memory { value } => *value.borrow_mut() = Some(text.to_owned()),
         }
     }
 
     /// Removes the session and supabase-js's companion keys (`-code-verifier`, `-user`).
     pub fn remove(&self) {
         match self {
-            SessionStore::Local { storage, key } => {
+            TextStorage::Local { storage, key } => {
                 for suffix in ["", "-code-verifier", "-user"] {
                     let _ = storage.remove_item(&format!("{key}{suffix}"));
                 }
             }
-            SessionStore::Memory { value } => *value.borrow_mut() = None,
+            TextStorage::Memory { value } => *value.borrow_mut() = None,
         }
     }
 }

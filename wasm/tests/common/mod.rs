@@ -1,6 +1,7 @@
 //! Helpers every browser test can use, in both builds (no auth-only dependency): the emulator's
 //! address and keys, unique names, and reading and building JS values. `support` (auth tests)
 //! and `faults` (fault tests) re-export them.
+#![cfg_attr(test, allow(clippy::unwrap_used))]
 #![allow(dead_code)]
 
 // The client's own timer: a plain `setTimeout`, in both builds. (Unused by some test crates, as
