@@ -1,6 +1,6 @@
 //! The one conversion from core errors to JS: a real `Error` (never a string) whose `name`,
 //! `code` and, for call failures, `status`, `retryable`, `details`, `hint`, schema fields, (for
-//! `listEntries`) `page` and (for `signLogbook`) `outcome` are own properties, so callers can branch on them. Auth errors look like auth-js's error classes:
+//! `listEntries`) `page` and (for `signLogbook`) `outcome` and `idempotencyKey` are own properties, so callers can branch on them. Auth errors look like auth-js's error classes:
 //! `name` (`AuthApiError`, `AuthRetryableFetchError`, …), `status`, `code` and `__isAuthError`, so
 //! supabase-js's `isAuthError` and friends recognise them.
 
@@ -83,6 +83,7 @@ impl From<ClientError> for JsValue {
             ClientError::Sign(sign) => {
                 let mut properties = logbook_properties(&sign.error);
                 properties.push(("outcome", sign.outcome.as_str().into()));
+                properties.push(("idempotencyKey", sign.key.as_str().into()));
                 properties
             }
             #[cfg(feature = "auth")]
