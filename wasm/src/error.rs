@@ -22,9 +22,10 @@ pub enum ClientError {
     /// A page of `listEntries` that failed: its error, and which page (from 1).
     #[error(transparent)]
     Page(#[from] PageError),
-    /// A failed `signLogbook`: its error, and whether the entry was stored anyway.
+    /// A failed `signLogbook`: its error, whether the entry may be stored, and its key (boxed:
+    /// it is the largest variant).
     #[error(transparent)]
-    Sign(#[from] SignError),
+    Sign(Box<SignError>),
     #[cfg(feature = "auth")]
     #[error(transparent)]
     Auth(#[from] AuthError),
@@ -34,6 +35,12 @@ pub enum ClientError {
     /// A result could not be converted to JS: a bug in this crate, reported rather than panicking.
     #[error("internal error: {0}")]
     Internal(String),
+}
+
+impl From<SignError> for ClientError {
+    fn from(error: SignError) -> Self {
+        ClientError::Sign(Box::new(error))
+    }
 }
 
 /// A bad `requestTimeoutMs` is a bad `options` argument.

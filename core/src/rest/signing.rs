@@ -275,15 +275,16 @@ mod tests {
 
     #[test]
     fn lost_answers_and_gateway_failures_are_resent_three_times_then_unknown() {
-        let cases: [(&dyn Fn() -> Result<RawResponse, NoResponse>, &str); 8] = [
-            (&dropped, "network_error"),
-            (&timed_out, "timeout"),
-            (&|| answer(502), "server_error"),
-            (&|| answer(503), "server_error"),
-            (&|| answer(504), "server_error"),
-            (&|| answer(520), "server_error"),
-            (&|| answer(522), "server_error"),
-            (&|| answer(524), "server_error"),
+        type Outcome = fn() -> Result<RawResponse, NoResponse>;
+        let cases: [(Outcome, &str); 8] = [
+            (dropped, "network_error"),
+            (timed_out, "timeout"),
+            (|| answer(502), "server_error"),
+            (|| answer(503), "server_error"),
+            (|| answer(504), "server_error"),
+            (|| answer(520), "server_error"),
+            (|| answer(522), "server_error"),
+            (|| answer(524), "server_error"),
         ];
         for (outcome, code) in cases {
             let mut steps = steps(outcome);
