@@ -1,5 +1,6 @@
 import { act, renderHook } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { takeConsoleErrors } from '@/testing/console';
 import { getClient } from './client';
 import { signLogbook, useSignLogbook, type NewEntry, type SignOptions } from './sign-logbook';
 
@@ -22,11 +23,6 @@ function failure(idempotencyKey: string): Error {
 beforeEach(() => {
   send.mockReset();
   vi.mocked(getClient).mockReturnValue({ signLogbook: send } as unknown as ReturnType<typeof getClient>);
-  vi.spyOn(console, 'error').mockImplementation(() => undefined);
-});
-
-afterEach(() => {
-  vi.restoreAllMocks();
 });
 
 async function signWith(sign: (entry: NewEntry) => Promise<boolean>, entry: NewEntry): Promise<boolean> {
@@ -34,6 +30,8 @@ async function signWith(sign: (entry: NewEntry) => Promise<boolean>, entry: NewE
   await act(async () => {
     stored = await sign(entry);
   });
+  // Each failure is logged with the error it received; the calls' keys are what is checked here.
+  for (const [label] of takeConsoleErrors()) expect(label).toBe('Error inserting log:');
   return stored;
 }
 
