@@ -193,7 +193,13 @@ async fn every_attempt_failing_rejects_unknown_with_the_key_to_sign_again() {
         .sign_logbook(new_entry(&name, "m"), with_key(&sent[0].1))
         .await
         .expect("already stored: a success");
-    assert_eq!(inserts(&fetches).last().unwrap().1, sent[0].1);
+    assert_eq!(
+        inserts(&fetches)
+            .last()
+            .expect("at least one insert was sent")
+            .1,
+        sent[0].1
+    );
     assert_eq!(rows_named(&name).await, 1);
 }
 
