@@ -34,6 +34,19 @@ export default defineConfig(({ mode }) => {
         'geocache-client': fromHere('../wasm/pkg-logbook'),
       },
     },
+    build: {
+      rolldownOptions: {
+        output: {
+          codeSplitting: {
+            // The configuration and the page's texts, used by the entry and by the lazily loaded chunks alike, in one
+            // chunk of their own. Rolldown does not merge shared modules into the entry when a module awaits at top
+            // level (the wasm client does), and would otherwise split each into a chunk named after it: the teaser
+            // would then load "logbook-title-*.js" for the one string it does not show.
+            groups: [{ name: 'page-config', test: /\/app\/src\/(config|content)\// }],
+          },
+        },
+      },
+    },
     server: { host: '127.0.0.1' },
     preview: { host: '127.0.0.1' },
     test: {
