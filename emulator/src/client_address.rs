@@ -6,7 +6,7 @@
 //! the header hosted Supabase's proxy (Cloudflare) sets and the sign-limit migration reads: a
 //! header from anyone else is whatever the client wrote there.
 
-use crate::db::AppState;
+use crate::state::AppState;
 use crate::faults::connection::ConnectionTap;
 use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::request::Parts;

@@ -10,7 +10,7 @@
 
 use crate::auth::api_version::ApiVersion;
 use crate::auth::error::AuthError;
-use crate::table::{Column, SCHEMA, TABLE};
+use crate::table::{Column, LiteralError, SCHEMA, TABLE};
 use axum::extract::Request;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::middleware::Next;
@@ -65,9 +65,27 @@ struct GatewayBody<'a> {
     hint: Option<&'a str>,
 }
 
-/// The cause of an internal error, for the logging middleware.
-#[derive(Clone, Debug)]
-pub struct InternalErrorCause(pub String);
+pub use crate::internal_cause::InternalErrorCause;
+
+/// The one place the table layer's literal errors become PostgreSQL's error responses.
+impl From<LiteralError> for ApiError {
+    fn from(error: LiteralError) -> Self {
+        match error {
+            LiteralError::NulInText => ApiError::nul_in_query_text(),
+            LiteralError::InvalidBigint(text) => ApiError::invalid_text_representation("bigint", &text),
+            LiteralError::BigintOutOfRange(text) => ApiError::numeric_out_of_range(&text),
+            LiteralError::InvalidTimestamp(text) => ApiError::invalid_datetime_format(&text),
+            LiteralError::TimestampOutOfRange(text) => ApiError::datetime_field_overflow(&text),
+        }
+    }
+}
+
+/// The one place the auth layer's errors join the API's: they render in GoTrue's style.
+impl From<AuthError> for ApiError {
+    fn from(error: AuthError) -> Self {
+        ApiError::Auth(Box::new(error))
+    }
+}
 
 /// Which database role a request runs as; decides 401 versus 403 for privilege errors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -14,7 +14,7 @@
 //! gateway then hands the services its role's JWT in its place, as the hosted gateway does, so
 //! PostgREST and the auth server only ever see JWTs. Any other bearer token passes unchanged.
 
-use crate::db::AppState;
+use crate::state::AppState;
 use crate::error::ApiError;
 use crate::keys::api_keys::{NEW_FORMAT_PREFIX, SECRET_PREFIX};
 use crate::keys::{Keys, Role};

@@ -3,7 +3,7 @@
 //! `apikey` header (never the URL).
 
 use crate::auth::store::outbox;
-use crate::db::AppState;
+use crate::state::AppState;
 use crate::error::ApiError;
 use crate::gateway::{self, ServiceRoleKey};
 use crate::timestamp::to_go_json_text;

@@ -6,7 +6,7 @@ use crate::auth::error::AuthError;
 use crate::auth::jwt::{self, BearerClaims};
 use crate::auth::store::sessions::{self, SessionRecord};
 use crate::auth::store::users::{self, UserRecord};
-use crate::db::AppState;
+use crate::state::AppState;
 use crate::error::ApiError;
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;

@@ -11,7 +11,7 @@ use crate::auth::rate_limit::Action;
 use crate::auth::settings::PHONE_CODE_DIGITS;
 use crate::auth::store::factors::{self, ChallengeRecord, FactorType};
 use crate::auth::store::outbox::{self, SmsRecord};
-use crate::db::AppState;
+use crate::state::AppState;
 use crate::error::ApiError;
 use axum::body::Bytes;
 use axum::extract::{Path, State};

@@ -11,7 +11,7 @@
 //! style, and turns internal errors into GoTrue's 500 `unexpected_failure`.
 
 use crate::auth::api_version::ApiVersion;
-use crate::error::{ApiError, InternalErrorCause};
+use crate::internal_cause::InternalErrorCause;
 use axum::extract::Request;
 use axum::http::{header, HeaderName, HeaderValue, StatusCode};
 use axum::middleware::Next;
@@ -472,12 +472,6 @@ struct CurrentBody<'a> {
 /// printable text).
 fn go_quote(text: &str) -> String {
     serde_json::to_string(text).unwrap_or_default()
-}
-
-impl From<AuthError> for ApiError {
-    fn from(error: AuthError) -> Self {
-        ApiError::Auth(Box::new(error))
-    }
 }
 
 /// Middleware for the auth routes: answers errors in the body style the request asked for.

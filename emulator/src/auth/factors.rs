@@ -9,7 +9,7 @@ use crate::auth::settings::MAX_FACTORS;
 use crate::auth::store::factors::{self, FactorRecord, FactorType};
 use crate::auth::store::sessions::{self, SessionRecord};
 use crate::auth::{random, totp, validation};
-use crate::db::AppState;
+use crate::state::AppState;
 use crate::error::ApiError;
 use axum::body::Bytes;
 use axum::extract::{Path, State};

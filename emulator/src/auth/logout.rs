@@ -5,7 +5,7 @@
 use crate::auth::authenticated::Authenticated;
 use crate::auth::error::AuthError;
 use crate::auth::store::sessions;
-use crate::db::AppState;
+use crate::state::AppState;
 use crate::error::ApiError;
 use axum::extract::{RawQuery, State};
 use axum::http::StatusCode;

@@ -38,7 +38,7 @@ mod user;
 mod validation;
 mod verify;
 
-use crate::db::AppState;
+use crate::state::AppState;
 use crate::gateway;
 use axum::middleware;
 use axum::routing::{delete, get, post};

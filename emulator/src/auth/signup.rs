@@ -9,7 +9,7 @@ use crate::auth::store::users::{self, UserRecord};
 use crate::auth::tokens::{self, Signer};
 use crate::auth::{password, random, validation};
 use crate::client_address::ClientAddress;
-use crate::db::AppState;
+use crate::state::AppState;
 use crate::error::ApiError;
 use axum::body::Bytes;
 use axum::extract::State;

@@ -13,7 +13,7 @@ use crate::auth::rate_limit::Action;
 use crate::auth::store::{sessions, users};
 use crate::auth::tokens::{self, Signer};
 use crate::client_address::ClientAddress;
-use crate::db::AppState;
+use crate::state::AppState;
 use crate::error::ApiError;
 use axum::body::Bytes;
 use axum::extract::{RawQuery, State};

@@ -4,7 +4,7 @@ use crate::auth::authenticated::Authenticated;
 use crate::auth::error::AuthError;
 use crate::auth::json::{self, UserJson};
 use crate::auth::store::factors;
-use crate::db::AppState;
+use crate::state::AppState;
 use crate::error::ApiError;
 use axum::extract::State;
 use axum::Json;

@@ -15,7 +15,7 @@ use crate::auth::store::sessions::{self, AAL2};
 use crate::auth::tokens::{self, Signer};
 use crate::auth::{constant_time, totp};
 use crate::client_address::ClientAddress;
-use crate::db::AppState;
+use crate::state::AppState;
 use crate::error::ApiError;
 use axum::body::Bytes;
 use axum::extract::{Path, State};

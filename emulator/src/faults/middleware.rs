@@ -3,7 +3,7 @@
 //! faulted. Runs inside the CORS layer, so injected errors still carry CORS headers and a
 //! browser sees their status rather than an opaque network error.
 
-use crate::db::AppState;
+use crate::state::AppState;
 use crate::error::ApiError;
 use crate::faults::connection::{ConnectionTap, Cut};
 use crate::faults::injector::{Answered, Chosen};

@@ -17,7 +17,7 @@ pub mod injector;
 pub mod middleware;
 pub mod plan;
 
-use crate::db::AppState;
+use crate::state::AppState;
 use crate::error::ApiError;
 use crate::faults::injector::Report;
 use crate::faults::plan::FaultPlan;

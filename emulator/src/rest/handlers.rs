@@ -13,7 +13,7 @@
 //! `service_role` only.
 
 use crate::client_address::ClientAddress;
-use crate::db::AppState;
+use crate::state::AppState;
 use crate::error::ApiError;
 use crate::gateway::ApiKeyRole;
 use crate::keys::Role;

@@ -12,7 +12,7 @@ pub mod sign_limit;
 pub(crate) mod sql;
 mod store;
 
-use crate::db::AppState;
+use crate::state::AppState;
 use crate::gateway;
 use axum::middleware;
 use axum::routing::any;

@@ -4,7 +4,8 @@
 
 use crate::support::{TestApp, TestResponse, TABLE_URL};
 use axum::http::{Method, StatusCode};
-use geocache_emulator::db::{AppState, Database, DbLocation};
+use geocache_emulator::db::{Database, DbLocation};
+use geocache_emulator::state::AppState;
 use geocache_emulator::keys::{Keys, DEFAULT_JWT_SECRET};
 use serde_json::json;
 

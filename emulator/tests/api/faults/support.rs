@@ -3,7 +3,8 @@
 
 use crate::wire::{request, Served, TABLE_URL};
 use axum::http::{Method, StatusCode};
-use geocache_emulator::db::{AppState, DbLocation};
+use geocache_emulator::db::{DbLocation};
+use geocache_emulator::state::AppState;
 use geocache_emulator::keys::DEFAULT_JWT_SECRET;
 use serde_json::{json, Value};
 
