@@ -1,26 +1,10 @@
 //! CORS, so a page served from another origin (Vite on :5173) can call the emulator. Like
-//! Supabase's gateway: any origin, the headers supabase-js and our client send, and the
-//! response headers they read.
+//! Supabase's gateway and PostgREST: any origin, every request header a preflight asks for
+//! (reflected, so a header such as `Idempotency-Key` passes as it does on a hosted project), and
+//! the response headers supabase-js and our client read.
 
 use axum::http::{HeaderName, Method};
-use tower_http::cors::{AllowOrigin, CorsLayer};
-
-const ALLOWED_HEADERS: [&str; 14] = [
-    "apikey",
-    "authorization",
-    "content-type",
-    "x-client-info",
-    "prefer",
-    "accept-profile",
-    "content-profile",
-    "range",
-    "x-retry-count",
-    "x-supabase-api-version",
-    "baggage",
-    "traceparent",
-    "tracestate",
-    "accept",
-];
+use tower_http::cors::{AllowHeaders, AllowOrigin, CorsLayer};
 
 const EXPOSED_HEADERS: [&str; 3] = [
     "content-range",
@@ -40,7 +24,7 @@ pub fn layer() -> CorsLayer {
             Method::DELETE,
             Method::OPTIONS,
         ])
-        .allow_headers(ALLOWED_HEADERS.map(HeaderName::from_static))
+        .allow_headers(AllowHeaders::mirror_request())
         .expose_headers(EXPOSED_HEADERS.map(HeaderName::from_static))
         .max_age(std::time::Duration::from_secs(3600))
 }

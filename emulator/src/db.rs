@@ -12,6 +12,8 @@ use std::sync::{Arc, Mutex};
 
 /// `id` is an always-increasing identity (AUTOINCREMENT never reuses ids, like a sequence);
 /// `created_at` holds microseconds since the Unix epoch, UTC, so ordering is by instant.
+/// `sign_receipts` holds each sign's `Idempotency-Key` (a lower-case UUID) and when it was
+/// recorded, in microseconds ([`crate::rest::sign_once`]).
 pub(crate) const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS geocache_logs (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -20,6 +22,11 @@ CREATE TABLE IF NOT EXISTS geocache_logs (
     message TEXT NOT NULL
 ) STRICT;
 CREATE INDEX IF NOT EXISTS geocache_logs_created_at ON geocache_logs (created_at);
+CREATE TABLE IF NOT EXISTS sign_receipts (
+    key TEXT PRIMARY KEY,
+    received_at INTEGER NOT NULL
+) STRICT, WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS sign_receipts_received_at ON sign_receipts (received_at);
 ";
 
 /// Where the database lives.

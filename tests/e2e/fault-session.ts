@@ -12,12 +12,24 @@ export interface Entry {
 
 export type SignOutcome = 'success' | 'failure';
 
+/**
+ * What a sign's outcome says about its entry: "stored" (reported a success), "not stored" (failed, every attempt
+ * refused) or "unknown" (failed after an attempt that went unanswered or ended in a 5xx: stored at most once).
+ */
+export type Stored = 'stored' | 'not stored' | 'unknown';
+
+/** Every sign in signing order, with what its outcome says about its entry. */
+export interface Attempt {
+  entry: Entry;
+  stored: Stored;
+}
+
 /** How a faulted list read ends: retried until it loads, or reported with the list kept. */
 export type Loads = 'retried' | 'not retried';
 
 /**
  * What a table request was for: the page's two list reads ("all": the whole list; "newest": its first screen),
- * the client's other reads (the insert's watermark and check), or the insert.
+ * any other read (a sign sends none), or an insert (a sign's first attempt or a resend with the same key).
  */
 export type CallKind = 'all' | 'newest' | 'other read' | 'insert';
 
@@ -32,6 +44,10 @@ interface TableCall {
   result?: 'ok' | 'bad';
   /** For a network failure, Chromium's error (net::ERR_ABORTED for a request the page or a navigation cancelled). */
   failure?: string;
+  /** For an insert, its Idempotency-Key header. */
+  key?: string;
+  /** For an insert, its X-Retry-Count header (absent on the first attempt). */
+  retryCount?: string;
 }
 
 /** The error a console.error call passed, as plain data (read when it was logged: a reload destroys it). */
@@ -40,6 +56,9 @@ export interface LoggedError {
   name: string;
   code: unknown;
   status: unknown;
+  /** A failed sign's `outcome` and `idempotencyKey` (undefined for other errors). */
+  outcome?: unknown;
+  idempotencyKey?: unknown;
 }
 
 interface ConsoleLine {
@@ -68,9 +87,11 @@ function callKind(request: Request): CallKind | undefined {
   if (request.method() === 'POST') return 'insert';
   if (request.method() !== 'GET') return undefined;
   const params = [...url.searchParams.keys()].sort().join(',');
-  const listing = url.searchParams.get('select') === '*' && url.searchParams.get('order') === 'created_at.desc';
-  if (listing && params === 'order,select') return 'all';
-  if (listing && params === 'limit,order,select') return 'newest';
+  const select = url.searchParams.get('select') === '*';
+  const order = url.searchParams.get('order');
+  // The whole list is read in keyset pages (newest first, ties by id; later pages add an `or` cursor).
+  if (select && order === 'created_at.desc,id.desc' && (params === 'limit,order,select' || params === 'limit,or,order,select')) return 'all';
+  if (select && order === 'created_at.desc' && params === 'limit,order,select') return 'newest';
   return 'other read';
 }
 
@@ -100,6 +121,8 @@ export class FaultSession {
   readonly page: Page;
   /** Every entry whose sign the page reported as a success, in signing order. */
   readonly signed: Entry[] = [];
+  /** Every sign, successful or not, in signing order. */
+  readonly attempts: Attempt[] = [];
   /** How each load the test waited for ended, in order: the page's own reloads after signs and page loads. */
   readonly loads: ('loaded' | 'failed')[] = [];
   private readonly calls: TableCall[] = [];
@@ -120,6 +143,10 @@ export class FaultSession {
       const kind = callKind(request);
       if (kind === undefined) return;
       const call: TableCall = { kind, life: this.life, sentAt: this.tick() };
+      if (kind === 'insert') {
+        const headers = request.headers();
+        Object.assign(call, { key: headers['idempotency-key'], retryCount: headers['x-retry-count'] });
+      }
       sent.set(request, call);
       this.calls.push(call);
     });
@@ -191,16 +218,9 @@ export class FaultSession {
     return this.calls.filter((call) => call.kind === kind && call.life === this.life && call.sentAt > since);
   }
 
-  /**
-   * Inserts the page saw fail, and how many of them the client followed with a read of the table (its check of
-   * whether the insert landed) before the sign's outcome was logged or shown.
-   */
-  failedInserts(): { failed: number; checked: number } {
-    const failed = this.calls.filter((call) => call.kind === 'insert' && call.result === 'bad');
-    const checked = failed.filter((insert) =>
-      this.calls.some((call) => call.kind === 'other read' && call.life === insert.life && call.sentAt > insert.sentAt),
-    );
-    return { failed: failed.length, checked: checked.length };
+  /** Inserts the page saw fail (an error status or a network failure), every document. */
+  failedInserts(): number {
+    return this.calls.filter((call) => call.kind === 'insert' && call.result === 'bad').length;
   }
 
   /** All table requests of a kind, every document: for checks on the order in which answers arrived. */
@@ -232,9 +252,19 @@ export class FaultSession {
     return this.calls.filter((call) => call.kind !== 'insert' && call.result === 'bad' && call.failure !== 'net::ERR_ABORTED').length;
   }
 
-  /** The page's entries, newest first, as they must be shown: every successful sign. */
-  expected(): Entry[] {
-    return newestFirst(this.signed);
+  /**
+   * The entries the table must hold, in signing order, given the entries it does hold (`present`): every successful
+   * sign, and a failed sign whose outcome is unknown if it is there; never a sign that was not stored. Each entry is
+   * distinct, so comparing this with the table also proves each is held once.
+   */
+  expectedStored(present: readonly Entry[]): Entry[] {
+    const held = (entry: Entry) => present.some((row) => row.name === entry.name && row.message === entry.message);
+    return this.attempts.filter(({ entry, stored }) => stored === 'stored' || (stored === 'unknown' && held(entry))).map(({ entry }) => entry);
+  }
+
+  /** The failed signs whose outcome is unknown. */
+  unknownSigns(): Entry[] {
+    return this.attempts.filter(({ stored }) => stored === 'unknown').map(({ entry }) => entry);
   }
 
   /** Opens the logbook and waits for its first load (see `reload`). */
@@ -270,8 +300,15 @@ export class FaultSession {
     if (reported === 'success') {
       expect(this.insertErrors(since), `${entry.name}: a success logs no insert error`).toBe(0);
       this.signed.push(entry);
+      // The page sends the unchanged text of the sign that just failed with that sign's key: the same sign, now stored.
+      const last = this.attempts.at(-1);
+      if (last?.entry.name === entry.name && last.entry.message === entry.message) this.attempts.pop();
+      this.attempts.push({ entry, stored: 'stored' });
     } else {
       expect(this.insertErrors(since), `${entry.name}: a failure logs "Error inserting log:" once`).toBe(1);
+      const logged = await (this.lines.filter((line) => line.label === INSERT_ERROR).at(-1) as ConsoleLine).error;
+      expect(['not_stored', 'unknown'], `${entry.name}: the failure's outcome`).toContain(logged.outcome);
+      this.attempts.push({ entry, stored: logged.outcome === 'unknown' ? 'unknown' : 'not stored' });
     }
     return { outcome: reported, since };
   }
@@ -319,7 +356,7 @@ export class FaultSession {
       const inFlight = this.calls.filter((call) => call.life === this.life && call.result === undefined).length;
       const seen = `pending: ${reads.length} whole-list reads (${reads.map((read) => read.result ?? 'unanswered').join(', ')}), ${inFlight} in flight, ${this.fetchErrors(since)} fetch errors, shown [${shown.map((entry) => entry.name).join(', ')}]`;
       if (reads.length < wholeListReads || latest === undefined || inFlight > 0) return seen;
-      if (latest.result === 'ok') return equal(shown, this.expected()) ? 'loaded' : seen;
+      if (latest.result === 'ok') return equal(shown, newestFirst(this.expectedStored(shown))) ? 'loaded' : seen;
       // A retried read may fail and be sent again: only a logged error ends the load then.
       if (loads === 'retried' && this.fetchErrors(since) === 0) return seen;
       return this.fetchErrors(since) > 0 && equal(shown, kept) ? 'failed' : seen;
@@ -341,6 +378,8 @@ async function loggedError(message: ConsoleMessage): Promise<LoggedError> {
     name: value instanceof Error ? value.name : typeof value,
     code: (value as { code?: unknown }).code,
     status: (value as { status?: unknown }).status,
+    outcome: (value as { outcome?: unknown }).outcome,
+    idempotencyKey: (value as { idempotencyKey?: unknown }).idempotencyKey,
   }));
 }
 

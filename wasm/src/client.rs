@@ -6,7 +6,8 @@ use std::rc::Rc;
 use geocache_core::config::client_info;
 use geocache_core::rest::logbook;
 use geocache_core::rest::pager::{PageStep, Pager, PAGE_SIZE};
-use geocache_core::rest::signing::{self, InsertOutcome, SignError};
+use geocache_core::rest::sign_key::SignKey;
+use geocache_core::rest::signing::{SignError, SignStep, Signing};
 use geocache_core::{ClientConfig, ConfigError, NewEntry};
 use js_sys::{Function, Reflect};
 use wasm_bindgen::prelude::*;
@@ -17,6 +18,8 @@ use crate::auth::{Auth, AuthClient};
 use crate::entry_list::{new_entry, EntryList};
 use crate::error::ClientError;
 use crate::options::Options;
+use crate::sign_options::sign_key;
+use crate::timer::sleep;
 use crate::transport::Transport;
 
 /// Creates a client for a Supabase project (or the local emulator).
@@ -121,22 +124,17 @@ impl ClientState {
         None
     }
 
-    /// Core's signing flow ([`signing`]): watermark, one insert, and a look for the entry when
-    /// the insert's outcome is ambiguous. Both reads are retried as reads are.
-    async fn sign(&self, entry: &NewEntry) -> Result<(), SignError> {
-        let (config, transport) = (&self.config, &self.transport);
+    /// Core's signing flow ([`Signing`]): the insert with its key, resent with the same key
+    /// after a lost answer or a gateway failure, waiting as core says.
+    async fn sign(&self, entry: &NewEntry, key: SignKey) -> Result<(), SignError> {
         let session_token = self.session_token().await;
-        let bearer = session_token.as_deref();
-        let watermark_request = signing::watermark_request(config, bearer);
-        let watermark = signing::watermark_outcome(transport.send_read(&watermark_request).await)
-            .map_err(SignError::not_stored)?;
-        let insert = logbook::sign_logbook_request(config, bearer, entry);
-        match signing::insert_outcome(transport.send(&insert).await) {
-            InsertOutcome::Stored => Ok(()),
-            InsertOutcome::Refused(error) => Err(SignError::not_stored(error)),
-            InsertOutcome::Ambiguous(error) => {
-                let check = signing::verification_request(config, bearer, watermark);
-                signing::verification_outcome(error, entry, transport.send_read(&check).await)
+        let mut signing = Signing::new(&self.config, session_token.as_deref(), entry, key);
+        loop {
+            let outcome = self.transport.send(&signing.request()).await;
+            match signing.accept(outcome) {
+                SignStep::Stored => return Ok(()),
+                SignStep::Resend { delay_ms } => sleep(delay_ms).await,
+                SignStep::Failed(error) => return Err(error),
             }
         }
     }
@@ -173,19 +171,24 @@ impl Client {
         Ok(EntryList::new(entries))
     }
 
-    /// Inserts one entry, sending the insert once and never again. Resolves to undefined once
-    /// the entry is stored, also when the insert's answer was lost but the entry is found in the
-    /// table afterwards. Rejects with a ClientError whose `outcome` says whether the entry was
-    /// stored: `not_stored` (nothing was sent, the server refused, or the entry is not there:
-    /// signing again cannot double it) or `unknown` (checking failed too: look before signing
-    /// again). The check's limits are in geocache-core's `rest::signing`.
+    /// Inserts one entry, stored once however often it is sent: the insert carries an
+    /// `Idempotency-Key` (`options.idempotencyKey`, a UUID string, or a new random one) and is
+    /// resent with it after a network failure, a timeout or a 502, 503, 504, 520, 522 or 524, at
+    /// most 3 times (1 s, 2 s, 4 s, or `Retry-After`). Resolves to undefined once stored; a
+    /// resend of a sign already stored resolves too. Rejects with a ClientError whose `outcome`
+    /// says whether the entry may have been stored (`not_stored`: every attempt was refused;
+    /// `unknown`: some attempt went unanswered or ended in a 5xx) and whose `idempotencyKey` is
+    /// the key used: signing again with it cannot double the entry. A malformed key is a
+    /// TypeError (`invalid_argument`), thrown before anything is sent.
     #[wasm_bindgen(js_name = signLogbook)]
     pub async fn sign_logbook(
         &self,
         #[wasm_bindgen(unchecked_param_type = "NewEntry")] entry: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "SignOptions")] options: JsValue,
     ) -> Result<(), ClientError> {
         let entry = new_entry(&entry)?;
-        self.state.sign(&entry).await?;
+        let key = sign_key(&options)?;
+        self.state.sign(&entry, key).await?;
         Ok(())
     }
 

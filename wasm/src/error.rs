@@ -1,6 +1,6 @@
 //! The one conversion from core errors to JS: a real `Error` (never a string) whose `name`,
 //! `code` and, for call failures, `status`, `retryable`, `details`, `hint`, schema fields, (for
-//! `listEntries`) `page` and (for `signLogbook`) `outcome` are own properties, so callers can branch on them. Auth errors look like auth-js's error classes:
+//! `listEntries`) `page` and (for `signLogbook`) `outcome` and `idempotencyKey` are own properties, so callers can branch on them. Auth errors look like auth-js's error classes:
 //! `name` (`AuthApiError`, `AuthRetryableFetchError`, …), `status`, `code` and `__isAuthError`, so
 //! supabase-js's `isAuthError` and friends recognise them.
 
@@ -22,9 +22,10 @@ pub enum ClientError {
     /// A page of `listEntries` that failed: its error, and which page (from 1).
     #[error(transparent)]
     Page(#[from] PageError),
-    /// A failed `signLogbook`: its error, and whether the entry was stored anyway.
+    /// A failed `signLogbook`: its error, whether the entry may be stored, and its key (boxed:
+    /// it is the largest variant).
     #[error(transparent)]
-    Sign(#[from] SignError),
+    Sign(Box<SignError>),
     #[cfg(feature = "auth")]
     #[error(transparent)]
     Auth(#[from] AuthError),
@@ -34,6 +35,12 @@ pub enum ClientError {
     /// A result could not be converted to JS: a bug in this crate, reported rather than panicking.
     #[error("internal error: {0}")]
     Internal(String),
+}
+
+impl From<SignError> for ClientError {
+    fn from(error: SignError) -> Self {
+        ClientError::Sign(Box::new(error))
+    }
 }
 
 /// A bad `requestTimeoutMs` is a bad `options` argument.
@@ -83,6 +90,7 @@ impl From<ClientError> for JsValue {
             ClientError::Sign(sign) => {
                 let mut properties = logbook_properties(&sign.error);
                 properties.push(("outcome", sign.outcome.as_str().into()));
+                properties.push(("idempotencyKey", sign.key.as_str().into()));
                 properties
             }
             #[cfg(feature = "auth")]

@@ -21,6 +21,7 @@ pub mod error;
 #[cfg(feature = "auth")]
 pub mod js;
 mod options;
+mod sign_options;
 pub mod timer;
 pub mod transport;
 mod typescript;

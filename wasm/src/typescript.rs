@@ -31,6 +31,17 @@ export interface ListOptions {
   onPage?: (entriesSoFar: EntryList) => void;
 }
 
+/** The second argument of `signLogbook`. */
+export interface SignOptions {
+  /**
+   * The sign's key, a UUID (8-4-4-4-12 hexadecimal digits, either case): the `idempotencyKey` of
+   * an earlier failed attempt of the same sign, so it is stored at most once. Without it each
+   * call makes a new random key. A malformed key throws a TypeError with
+   * `code: "invalid_argument"`.
+   */
+  idempotencyKey?: string;
+}
+
 /** Thrown by `createClient`: the messages are supabase-js's. */
 export interface ConfigError extends Error {
   name: "ConfigError";
@@ -58,12 +69,16 @@ export interface LogbookError extends Error {
   /** `listEntries` only: the page (from 1) that failed; the message starts with `page <n>: `. */
   page?: number;
   /**
-   * `signLogbook` only: whether the entry is in the table despite the failure. "not_stored":
-   * it is not (nothing was sent, the server refused it, or it was looked for and is not there),
-   * so signing again cannot double it; "unknown": the insert's answer was lost and looking for
-   * the entry failed too.
+   * `signLogbook` only: whether the entry may be in the table despite the failure. "not_stored":
+   * every attempt was refused, nothing was stored; "unknown": some attempt went unanswered or
+   * ended in a 5xx, so it may have been.
    */
   outcome?: "not_stored" | "unknown";
+  /**
+   * `signLogbook` only: the sign's idempotency key. Signing again with it
+   * (`signLogbook(entry, { idempotencyKey })`) stores the entry at most once in all.
+   */
+  idempotencyKey?: string;
 }
 
 /** Thrown when an argument cannot be read (e.g. `signLogbook` without string name and message). */

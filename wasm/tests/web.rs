@@ -96,7 +96,7 @@ async fn list_returns_entries_newest_first() {
     let names: Vec<String> = (0..3).map(|i| unique(&format!("order-{i}"))).collect();
     for name in &names {
         client
-            .sign_logbook(new_entry(name, "m"))
+            .sign_logbook(new_entry(name, "m"), JsValue::UNDEFINED)
             .await
             .expect("signed");
     }
@@ -136,7 +136,9 @@ async fn list_returns_entries_newest_first() {
 async fn signed_entry_is_listed_as_a_plain_object() {
     let client = client();
     let name = unique("visitor");
-    let result = client.sign_logbook(new_entry(&name, "Found it!")).await;
+    let result = client
+        .sign_logbook(new_entry(&name, "Found it!"), JsValue::UNDEFINED)
+        .await;
     assert!(result.is_ok());
     let list = entries(
         client
@@ -172,7 +174,7 @@ async fn hostile_text_round_trips_byte_for_byte() {
     for message in &messages {
         let name = unique("hostile");
         client
-            .sign_logbook(new_entry(&name, message))
+            .sign_logbook(new_entry(&name, message), JsValue::UNDEFINED)
             .await
             .expect("signed");
         let list = entries(
@@ -241,12 +243,12 @@ async fn a_wrong_key_is_refused_by_the_server() {
 async fn an_unreachable_server_is_a_retryable_network_error() {
     let (_, key) = emulator();
     let client = create(Some(UNUSED_PORT_URL), Some(key)).unwrap();
-    // Reads (the lists, and the watermark read that starts a signing) are retried three times
-    // over 7 s first: run the three calls side by side.
+    // Reads and signs are sent again three times over 7 s first: run the three calls side by
+    // side.
     let (list, newest, signed) = join3(
         client.list_entries(JsValue::UNDEFINED),
         client.list_newest_entries(2),
-        client.sign_logbook(new_entry("n", "m")),
+        client.sign_logbook(new_entry("n", "m"), JsValue::UNDEFINED),
     )
     .await;
     let value = js_error(
@@ -266,8 +268,10 @@ async fn an_unreachable_server_is_a_retryable_network_error() {
         "LogbookError",
         "network_error",
     );
-    // Nothing was sent but the watermark read: signing again cannot double the entry.
-    assert_eq!(string(&value, "outcome"), "not_stored");
+    // A refused connection looks like one dropped after the insert arrived: the outcome is
+    // open, and the key signs it again without doubling it.
+    assert_eq!(string(&value, "outcome"), "unknown");
+    assert_eq!(string(&value, "idempotencyKey").len(), 36);
 }
 
 #[wasm_bindgen_test]
@@ -283,7 +287,10 @@ async fn a_malformed_entry_is_refused_before_any_request() {
     let wrong_type = new_entry("n", "m");
     Reflect::set(&wrong_type, &"name".into(), &5.into()).unwrap();
     for bad in [JsValue::from("entry"), without_message, wrong_type] {
-        let error = client.sign_logbook(bad).await.expect_err("refused");
+        let error = client
+            .sign_logbook(bad, JsValue::UNDEFINED)
+            .await
+            .expect_err("refused");
         let value = JsValue::from(error);
         assert!(value.is_instance_of::<js_sys::TypeError>(), "{value:?}");
         assert_eq!(string(&value, "code"), "invalid_argument");
@@ -398,7 +405,7 @@ async fn entry_list_rows_are_read_by_index() {
     let hostile = "<img src=x onerror=alert(1)>\n\u{202E}שלום 😀 \"q\" \\";
     for (name, message) in [(&older, "first"), (&newer, hostile)] {
         client
-            .sign_logbook(new_entry(name, message))
+            .sign_logbook(new_entry(name, message), JsValue::UNDEFINED)
             .await
             .expect("signed");
     }
@@ -450,7 +457,10 @@ async fn the_newest_entries_are_the_head_of_the_list() {
     let client = client();
     for index in 0..3 {
         client
-            .sign_logbook(new_entry(&unique(&format!("head-{index}")), "m"))
+            .sign_logbook(
+                new_entry(&unique(&format!("head-{index}")), "m"),
+                JsValue::UNDEFINED,
+            )
             .await
             .expect("signed");
     }

@@ -1,7 +1,7 @@
 //! PostgREST calls: a generic request builder ([`Postgrest`], [`Builder`]), the logbook's calls,
 //! the keyset pages that read the whole logbook ([`pager`]),
-//! when a read is sent again ([`retry`]) and how a signing finds out whether it landed
-//! ([`signing`]).
+//! when a read is sent again ([`retry`]), and how a sign is sent with its idempotency key
+//! ([`sign_key`]) and resent until it is answered ([`signing`]).
 
 mod builder;
 pub mod content_range;
@@ -9,7 +9,7 @@ mod filter;
 pub mod logbook;
 pub mod pager;
 pub mod retry;
-mod rows;
+pub mod sign_key;
 pub mod signing;
 
 pub use builder::{Builder, Postgrest};

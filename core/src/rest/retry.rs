@@ -2,7 +2,7 @@
 //! `types/common/common.ts`): only GET and HEAD, after a network failure or a 503 / 520 answer, at
 //! most [`MAX_RETRIES`] times, waiting `min(1000 * 2^n, 30000)` ms before retry n + 1 (1 s, 2 s,
 //! 4 s) or what a readable `Retry-After` says, each retry carrying `X-Retry-Count: n`. Writes are
-//! never sent twice: [`super::signing`] finds out whether an insert landed instead.
+//! not retried here: only a sign is sent again, with its idempotency key ([`super::signing`]).
 //!
 //! Two deliberate differences. postgrest-js never retries an aborted request, because its aborts
 //! are the caller's; ours come from our own deadline ([`crate::RequestTimeout`]), a stalled

@@ -1,43 +1,44 @@
-//! `signLogbook` without blind retries. When an insert's answer is lost (the connection dropped,
-//! the deadline passed, a 5xx from the server or a gateway), the row may or may not have been
-//! stored, and sending it again could store it twice. So the client
+//! `signLogbook`: one sign, one idempotency key ([`SignKey`]), resent with that key until it is
+//! answered. The database stores a key's sign once and answers a resend as a success that stored
+//! nothing, so sending again after a lost answer cannot double the entry.
 //!
-//! 1. reads a watermark first, the newest id ([`watermark_request`], a read, retried as reads
-//!    are); if that fails, nothing is sent and the call fails with [`StoredOutcome::NotStored`];
-//! 2. sends the insert once ([`insert_outcome`]): 2xx is success, any other answer below 500 a
-//!    definite refusal, and the rest is ambiguous;
-//! 3. after an ambiguous outcome, reads the rows after the watermark ([`verification_request`],
-//!    retried as reads are) and looks for one with exactly the signed name and message
-//!    ([`verification_outcome`]): found is success, not found fails with the insert's own error
-//!    and [`StoredOutcome::NotStored`], and a failed read with [`StoredOutcome::Unknown`].
+//! A sign is resent after a network failure, a timeout (our own deadline), or a 502, 503, 504,
+//! 520, 522 or 524 (a gateway or Cloudflare that lost or could not reach the origin, or
+//! PostgREST without a database connection), at most [`MAX_RESENDS`] times, waiting as reads do
+//! (1 s, 2 s, 4 s, or a readable `Retry-After`; [`super::retry`]) and carrying `X-Retry-Count`.
+//! Any other answer is final: a 2xx is success, a 4xx a refusal, and a 500 an error inside
+//! PostgREST or PostgreSQL, which a resend would only repeat.
 //!
-//! Known limits. An identical name and message signed by someone else after the watermark counts
-//! as ours, so an unstored entry can be reported stored (our row is then missing, never
-//! doubled). And a request aborted at its deadline that the server still commits after the
-//! verification read is not seen: the call reports `NotStored` although the row appears later.
-//! Only an idempotency key stored with the row would close both gaps; the table has none.
+//! A failed sign says whether it may have been stored ([`StoredOutcome`]): when every attempt
+//! was answered with a refusal nothing was stored; once any attempt failed without an answer or
+//! with a 5xx, it may have been. Either way the error carries the key, and a sign sent again with
+//! it is still stored at most once.
+
+use std::borrow::Cow;
 
 use crate::config::ClientConfig;
 use crate::entry::NewEntry;
 use crate::http::HttpRequest;
-use crate::outcome::{expect_success, LogbookError, NoResponse, RawResponse};
+use crate::outcome::{LogbookError, NoResponse, RawResponse};
 use crate::rest::logbook::{sign_logbook_outcome, TABLE};
-use crate::rest::rows::{has_entry, max_id};
+use crate::rest::retry::{self, backoff_delay_ms, retry_after_ms};
+use crate::rest::sign_key::{SignKey, KEY_HEADER};
 use crate::rest::Postgrest;
 
-/// The newest id before the insert; every row stored after it has a larger id (identity values
-/// are drawn from a sequence when the row is inserted). `None` when the table was empty.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Watermark(pub Option<i64>);
+/// Resends after the first attempt.
+pub const MAX_RESENDS: u32 = 3;
+/// Answers that say the request did not reach the database, or its answer did not come back:
+/// bad gateway, unavailable, gateway timeout, and Cloudflare's unknown error, origin
+/// unreachable and origin timeout.
+pub const RESENDABLE_STATUSES: [u16; 6] = [502, 503, 504, 520, 522, 524];
 
-/// Whether a failed `signLogbook` left the entry in the table.
+/// Whether a failed `signLogbook` may have left the entry in the table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StoredOutcome {
-    /// Not stored: nothing was sent, the server refused it, or it is not there afterwards.
-    /// Signing again cannot double it.
+    /// Every attempt was refused: nothing was stored.
     NotStored,
-    /// The insert's outcome was ambiguous and checking for it failed too: look before signing
-    /// again.
+    /// Some attempt failed without a definite answer: it may have been stored. Signing again
+    /// with the same key stores it at most once.
     Unknown,
 }
 
@@ -51,105 +52,123 @@ impl StoredOutcome {
     }
 }
 
-/// A failed `signLogbook`: the error that made it fail, and what it means for the entry.
+/// A failed `signLogbook`: the last attempt's error, what it means for the entry, and the key
+/// to sign again with.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{error}")]
 pub struct SignError {
     pub error: LogbookError,
     pub outcome: StoredOutcome,
+    pub key: SignKey,
 }
 
-impl SignError {
-    pub fn not_stored(error: LogbookError) -> Self {
-        SignError {
-            error,
-            outcome: StoredOutcome::NotStored,
-        }
-    }
-}
-
-/// What the insert's own answer says.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum InsertOutcome {
-    Stored,
-    /// The server answered and refused (4xx, or any other non-5xx): nothing was stored.
-    Refused(LogbookError),
-    /// No answer, a timeout or a 5xx: the row may have been stored before things went wrong.
-    Ambiguous(LogbookError),
-}
-
-/// `.from('geocache_logs').select('id').order('id', {ascending: false}).limit(1)`
-pub fn watermark_request(config: &ClientConfig, session_token: Option<&str>) -> HttpRequest {
+/// `.from('geocache_logs').insert({name, message})` with `Idempotency-Key: <key>`.
+pub fn sign_request(
+    config: &ClientConfig,
+    session_token: Option<&str>,
+    entry: &NewEntry,
+    key: &SignKey,
+) -> HttpRequest {
     Postgrest::new(config, session_token)
         .from(TABLE)
-        .select("id")
-        .order("id", false)
-        .limit(1)
+        .insert(entry.to_json())
+        .header(KEY_HEADER, key.as_str())
         .build()
 }
 
-pub fn watermark_outcome(
-    response: Result<RawResponse, NoResponse>,
-) -> Result<Watermark, LogbookError> {
-    let response = expect_success(response)?;
-    let status = response.status;
-    max_id(&response.body)
-        .map(Watermark)
-        .map_err(|error| LogbookError::Body { status, error })
-}
-
-pub fn insert_outcome(response: Result<RawResponse, NoResponse>) -> InsertOutcome {
-    match sign_logbook_outcome(response) {
-        Ok(()) => InsertOutcome::Stored,
-        // 5xx: a server may fail after committing, a gateway after forwarding.
-        Err(error)
-            if matches!(
-                error,
-                LogbookError::Network { .. } | LogbookError::Timeout { .. }
-            ) || error.status() >= 500 =>
-        {
-            InsertOutcome::Ambiguous(error)
-        }
-        Err(error) => InsertOutcome::Refused(error),
+/// After an attempt that ended in `outcome` with `resends` resends before it: the wait before
+/// sending the sign again, or `None` when the outcome is final.
+pub fn resend_delay_ms(outcome: &Result<RawResponse, NoResponse>, resends: u32) -> Option<u32> {
+    if resends >= MAX_RESENDS {
+        return None;
+    }
+    match outcome {
+        Err(NoResponse::Network(_) | NoResponse::TimedOut(_)) => Some(backoff_delay_ms(resends)),
+        Ok(response) if RESENDABLE_STATUSES.contains(&response.status) => Some(
+            response
+                .header("retry-after")
+                .and_then(retry_after_ms)
+                .unwrap_or_else(|| backoff_delay_ms(resends)),
+        ),
+        Ok(_) => None,
     }
 }
 
-/// `.from('geocache_logs').select('id,name,message').gt('id', watermark).order('id')`: every
-/// row stored since the watermark, ours among them if it landed.
-pub fn verification_request(
-    config: &ClientConfig,
-    session_token: Option<&str>,
-    watermark: Watermark,
-) -> HttpRequest {
-    let builder = Postgrest::new(config, session_token)
-        .from(TABLE)
-        .select("id,name,message");
-    let builder = match watermark.0 {
-        Some(id) => builder.gt("id", &id.to_string()),
-        None => builder,
-    };
-    builder.order("id", true).build()
+/// Whether an attempt that ended in `error` may have stored the sign: no answer, or a 5xx (a
+/// server may fail after committing, a gateway after forwarding).
+fn may_be_stored(error: &LogbookError) -> bool {
+    matches!(
+        error,
+        LogbookError::Network { .. } | LogbookError::Timeout { .. }
+    ) || error.status() >= 500
 }
 
-/// The answer to an ambiguous insert that failed with `insert_error`, given the verification
-/// read's `response`.
-pub fn verification_outcome(
-    insert_error: LogbookError,
-    entry: &NewEntry,
-    response: Result<RawResponse, NoResponse>,
-) -> Result<(), SignError> {
-    let found = expect_success(response).and_then(|response| {
-        let status = response.status;
-        has_entry(&response.body, &entry.name, &entry.message)
-            .map_err(|error| LogbookError::Body { status, error })
-    });
-    match found {
-        Ok(true) => Ok(()),
-        Ok(false) => Err(SignError::not_stored(insert_error)),
-        Err(_) => Err(SignError {
-            error: insert_error,
-            outcome: StoredOutcome::Unknown,
-        }),
+/// What to do after an attempt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SignStep {
+    Stored,
+    /// Send [`Signing::request`] again after this many milliseconds.
+    Resend {
+        delay_ms: u32,
+    },
+    Failed(SignError),
+}
+
+/// One sign in progress: its request and key, how often it was resent, and whether an earlier
+/// attempt may have stored it.
+#[derive(Debug, Clone)]
+pub struct Signing {
+    request: HttpRequest,
+    key: SignKey,
+    resends: u32,
+    maybe_stored: bool,
+}
+
+impl Signing {
+    pub fn new(
+        config: &ClientConfig,
+        session_token: Option<&str>,
+        entry: &NewEntry,
+        key: SignKey,
+    ) -> Signing {
+        Signing {
+            request: sign_request(config, session_token, entry, &key),
+            key,
+            resends: 0,
+            maybe_stored: false,
+        }
+    }
+
+    /// The next attempt: the insert, then copies with `X-Retry-Count: n`.
+    pub fn request(&self) -> Cow<'_, HttpRequest> {
+        retry::attempt(&self.request, self.resends)
+    }
+
+    pub fn key(&self) -> &SignKey {
+        &self.key
+    }
+
+    /// Takes the outcome of the attempt just sent.
+    pub fn accept(&mut self, outcome: Result<RawResponse, NoResponse>) -> SignStep {
+        let delay = resend_delay_ms(&outcome, self.resends);
+        let error = match sign_logbook_outcome(outcome) {
+            Ok(()) => return SignStep::Stored,
+            Err(error) => error,
+        };
+        self.maybe_stored |= may_be_stored(&error);
+        if let Some(delay_ms) = delay {
+            self.resends += 1;
+            return SignStep::Resend { delay_ms };
+        }
+        SignStep::Failed(SignError {
+            error,
+            outcome: if self.maybe_stored {
+                StoredOutcome::Unknown
+            } else {
+                StoredOutcome::NotStored
+            },
+            key: self.key.clone(),
+        })
     }
 }
 
@@ -159,6 +178,8 @@ mod tests {
     use crate::http::Method;
     use crate::outcome::NetworkFailure;
     use crate::RequestTimeout;
+
+    const KEY: &str = "123e4567-e89b-42d3-a456-426614174000";
 
     fn config() -> ClientConfig {
         ClientConfig::new("http://127.0.0.1:54321", "anon").unwrap()
@@ -171,8 +192,17 @@ mod tests {
         }
     }
 
-    fn answer(status: u16, body: &str) -> Result<RawResponse, NoResponse> {
-        Ok(RawResponse::new(status, body))
+    fn signing() -> Signing {
+        Signing::new(
+            &config(),
+            Some("token"),
+            &entry(),
+            SignKey::parse(KEY).unwrap(),
+        )
+    }
+
+    fn answer(status: u16) -> Result<RawResponse, NoResponse> {
+        Ok(RawResponse::new(status, ""))
     }
 
     fn dropped() -> Result<RawResponse, NoResponse> {
@@ -182,144 +212,166 @@ mod tests {
         .into())
     }
 
-    fn unavailable() -> LogbookError {
-        LogbookError::Server {
-            status: 503,
-            body: String::new(),
-        }
+    fn timed_out() -> Result<RawResponse, NoResponse> {
+        Err(NoResponse::TimedOut(RequestTimeout::default()))
     }
 
-    #[test]
-    fn the_watermark_is_a_read_of_the_newest_id() {
-        let request = watermark_request(&config(), Some("token"));
-        assert_eq!(request.method, Method::Get);
-        assert_eq!(
-            request.url,
-            "http://127.0.0.1:54321/rest/v1/geocache_logs?select=id&order=id.desc&limit=1"
-        );
-        assert_eq!(request.header("authorization"), Some("Bearer token"));
-        assert_eq!(request.header("accept-profile"), Some("public"));
-        assert_eq!(request.body, None);
-    }
-
-    #[test]
-    fn watermarks_are_read_from_the_body() {
-        assert_eq!(
-            watermark_outcome(answer(200, r#"[{"id":41}]"#)),
-            Ok(Watermark(Some(41)))
-        );
-        assert_eq!(watermark_outcome(answer(200, "[]")), Ok(Watermark(None)));
-        let error = watermark_outcome(answer(200, r#"[{"id":"41"}]"#)).unwrap_err();
-        assert_eq!((error.code(), error.status()), ("schema_mismatch", 200));
-        let error = watermark_outcome(answer(503, "")).unwrap_err();
-        assert_eq!(error.code(), "server_error");
-        let error = watermark_outcome(dropped()).unwrap_err();
-        assert_eq!(error.code(), "network_error");
-    }
-
-    #[test]
-    fn the_verification_reads_every_row_after_the_watermark_in_id_order() {
-        let request = verification_request(&config(), Some("token"), Watermark(Some(41)));
-        assert_eq!(request.method, Method::Get);
-        assert_eq!(
-            request.url,
-            "http://127.0.0.1:54321/rest/v1/geocache_logs?select=id%2Cname%2Cmessage&id=gt.41&order=id.asc"
-        );
-        assert_eq!(request.header("authorization"), Some("Bearer token"));
-        let request = verification_request(&config(), Some("token"), Watermark(Some(-3)));
-        assert!(request.url.contains("&id=gt.-3&"), "{}", request.url);
-        // An empty table had no rows before ours: read them all.
-        let request = verification_request(&config(), Some("token"), Watermark(None));
-        assert_eq!(
-            request.url,
-            "http://127.0.0.1:54321/rest/v1/geocache_logs?select=id%2Cname%2Cmessage&order=id.asc"
-        );
-    }
-
-    #[test]
-    fn two_hundreds_are_stored_and_refusals_are_definite() {
-        assert_eq!(insert_outcome(answer(201, "")), InsertOutcome::Stored);
-        assert_eq!(insert_outcome(answer(204, "")), InsertOutcome::Stored);
-        for status in [400, 401, 403, 404, 409, 413, 429, 302] {
-            let body = r#"{"code":"23514","details":null,"hint":null,"message":"no"}"#;
-            assert!(
-                matches!(insert_outcome(answer(status, body)), InsertOutcome::Refused(error) if error.status() == status),
-                "{status}"
-            );
-        }
-    }
-
-    #[test]
-    fn lost_answers_timeouts_and_server_errors_are_ambiguous() {
-        let timeout = RequestTimeout::from_ms(300.0).unwrap();
-        let cases = [
-            (dropped(), "network_error"),
-            (Err(NoResponse::TimedOut(timeout)), "timeout"),
-            (answer(500, ""), "server_error"),
-            (answer(502, "<html>Bad Gateway</html>"), "server_error"),
-            (
-                answer(503, r#"{"code":"PGRST001","message":"no connection"}"#),
-                "PGRST001",
-            ),
-            (answer(504, ""), "server_error"),
-            (answer(520, ""), "server_error"),
-        ];
-        for (response, code) in cases {
-            match insert_outcome(response) {
-                InsertOutcome::Ambiguous(error) => assert_eq!(error.code(), code),
-                other => panic!("{code}: {other:?}"),
+    /// The steps of a sign whose every attempt ends as `outcome` says.
+    fn steps(outcome: impl Fn() -> Result<RawResponse, NoResponse>) -> Vec<SignStep> {
+        let mut signing = signing();
+        let mut steps = Vec::new();
+        loop {
+            let step = signing.accept(outcome());
+            let done = !matches!(step, SignStep::Resend { .. });
+            steps.push(step);
+            if done {
+                return steps;
             }
         }
     }
 
+    fn resends(delays: &[u32]) -> Vec<SignStep> {
+        delays
+            .iter()
+            .map(|&delay_ms| SignStep::Resend { delay_ms })
+            .collect()
+    }
+
     #[test]
-    fn an_ambiguous_insert_found_after_the_watermark_is_stored() {
-        let rows = r#"[{"id":42,"name":"Bob","message":"x"},{"id":43,"name":"Ann","message":"Found it! <3"}]"#;
+    fn the_insert_carries_the_key_and_the_body_stays_the_entry() {
+        let request = signing().request().into_owned();
+        assert_eq!(request.method, Method::Post);
+        assert_eq!(request.url, "http://127.0.0.1:54321/rest/v1/geocache_logs");
+        assert_eq!(request.header("Idempotency-Key"), Some(KEY));
+        assert_eq!(request.header("authorization"), Some("Bearer token"));
+        assert_eq!(request.header("x-retry-count"), None);
         assert_eq!(
-            verification_outcome(unavailable(), &entry(), answer(200, rows)),
-            Ok(())
+            request.body.as_deref(),
+            Some(r#"{"name":"Ann","message":"Found it! <3"}"#)
         );
     }
 
     #[test]
-    fn an_ambiguous_insert_not_found_was_not_stored_and_keeps_its_error() {
-        let rows = r#"[{"id":42,"name":"Ann","message":"Found it! <3 "}]"#;
-        for body in [rows, "[]"] {
-            assert_eq!(
-                verification_outcome(unavailable(), &entry(), answer(200, body)),
-                Err(SignError {
-                    error: unavailable(),
-                    outcome: StoredOutcome::NotStored
-                })
-            );
+    fn resends_carry_the_same_key_and_their_count() {
+        let mut signing = signing();
+        let first = signing.request().into_owned();
+        assert_eq!(
+            signing.accept(dropped()),
+            SignStep::Resend { delay_ms: 1000 }
+        );
+        let second = signing.request().into_owned();
+        assert_eq!(second.header("idempotency-key"), Some(KEY));
+        assert_eq!(second.header("x-retry-count"), Some("1"));
+        assert_eq!((&second.url, &second.body), (&first.url, &first.body));
+        assert_eq!(signing.accept(answer(201)), SignStep::Stored);
+    }
+
+    #[test]
+    fn two_hundreds_are_stored_at_once() {
+        for status in [200, 201, 204] {
+            assert_eq!(steps(|| answer(status)), [SignStep::Stored], "{status}");
         }
     }
 
     #[test]
-    fn a_failed_verification_leaves_the_outcome_unknown() {
-        let unknown = Err(SignError {
-            error: unavailable(),
-            outcome: StoredOutcome::Unknown,
-        });
-        for response in [
-            dropped(),
-            answer(503, ""),
-            answer(401, r#"{"message":"Invalid API key"}"#),
-            answer(200, "<html>"),
-            answer(200, r#"[{"id":43,"name":"Ann"}]"#),
-        ] {
-            assert_eq!(
-                verification_outcome(unavailable(), &entry(), response),
-                unknown
-            );
+    fn lost_answers_and_gateway_failures_are_resent_three_times_then_unknown() {
+        type Outcome = fn() -> Result<RawResponse, NoResponse>;
+        let cases: [(Outcome, &str); 8] = [
+            (dropped, "network_error"),
+            (timed_out, "timeout"),
+            (|| answer(502), "server_error"),
+            (|| answer(503), "server_error"),
+            (|| answer(504), "server_error"),
+            (|| answer(520), "server_error"),
+            (|| answer(522), "server_error"),
+            (|| answer(524), "server_error"),
+        ];
+        for (outcome, code) in cases {
+            let mut steps = steps(outcome);
+            let last = steps.pop().unwrap();
+            assert_eq!(steps, resends(&[1000, 2000, 4000]), "{code}");
+            let SignStep::Failed(error) = last else {
+                panic!("{code}: {last:?}")
+            };
+            assert_eq!(error.error.code(), code);
+            assert_eq!(error.outcome, StoredOutcome::Unknown);
+            assert_eq!(error.key.as_str(), KEY);
         }
+    }
+
+    #[test]
+    fn refusals_and_500_are_final() {
+        for status in [400, 401, 403, 404, 409, 413, 429, 302] {
+            let steps = steps(|| answer(status));
+            let [SignStep::Failed(error)] = steps.as_slice() else {
+                panic!("{status}: {steps:?}")
+            };
+            assert_eq!(error.error.status(), status);
+            assert_eq!(error.outcome, StoredOutcome::NotStored, "{status}");
+        }
+        // A 500 is PostgREST's or PostgreSQL's own error: sending it again repeats it. Its
+        // transaction may have failed after the row was written, so the outcome stays open.
+        for status in [500, 501, 505, 521, 530] {
+            let steps = steps(|| answer(status));
+            let [SignStep::Failed(error)] = steps.as_slice() else {
+                panic!("{status}: {steps:?}")
+            };
+            assert_eq!(error.outcome, StoredOutcome::Unknown, "{status}");
+        }
+    }
+
+    #[test]
+    fn a_refusal_after_a_lost_answer_leaves_the_outcome_unknown() {
+        let mut signing = signing();
+        assert_eq!(
+            signing.accept(timed_out()),
+            SignStep::Resend { delay_ms: 1000 }
+        );
+        let SignStep::Failed(error) = signing.accept(answer(401)) else {
+            panic!("final")
+        };
+        assert_eq!(
+            (error.error.status(), error.outcome),
+            (401, StoredOutcome::Unknown)
+        );
+    }
+
+    #[test]
+    fn a_sign_answered_after_resends_is_stored() {
+        let mut signing = signing();
+        assert_eq!(
+            signing.accept(answer(503)),
+            SignStep::Resend { delay_ms: 1000 }
+        );
+        assert_eq!(
+            signing.accept(dropped()),
+            SignStep::Resend { delay_ms: 2000 }
+        );
+        assert_eq!(signing.accept(answer(201)), SignStep::Stored);
+    }
+
+    #[test]
+    fn retry_after_replaces_the_back_off() {
+        let answer = |status: u16, value: &str| {
+            Ok(RawResponse::new(status, "").with_header("Retry-After", value))
+        };
+        assert_eq!(resend_delay_ms(&answer(503, "2"), 0), Some(2000));
+        assert_eq!(resend_delay_ms(&answer(524, "0"), 1), Some(0));
+        assert_eq!(resend_delay_ms(&answer(502, "120"), 0), Some(30_000));
+        assert_eq!(resend_delay_ms(&answer(503, "soon"), 2), Some(4000));
+        assert_eq!(resend_delay_ms(&answer(503, "1"), 3), None);
+        assert_eq!(resend_delay_ms(&answer(429, "1"), 0), None);
     }
 
     #[test]
     fn sign_errors_read_as_the_error_that_caused_them() {
-        let error = SignError::not_stored(LogbookError::Timeout { after_ms: 300 });
+        let error = SignError {
+            error: LogbookError::Timeout { after_ms: 300 },
+            outcome: StoredOutcome::Unknown,
+            key: SignKey::parse(KEY).unwrap(),
+        };
         assert_eq!(error.to_string(), "request timed out after 300 ms");
-        assert_eq!(error.outcome.as_str(), "not_stored");
-        assert_eq!(StoredOutcome::Unknown.as_str(), "unknown");
+        assert_eq!(error.outcome.as_str(), "unknown");
+        assert_eq!(StoredOutcome::NotStored.as_str(), "not_stored");
     }
 }

@@ -11,6 +11,9 @@
 //! only `name` and `message` (column grant): a client-sent `created_at` is 42501 for them (401 for
 //! anon, 403 for authenticated) and accepted from `service_role`. PATCH and DELETE are
 //! `service_role` only.
+//!
+//! An insert carrying an `Idempotency-Key` is stored once however often it is sent
+//! ([`crate::rest::sign_once`]); a resend is answered as a success that stored nothing.
 
 use crate::client_address::ClientAddress;
 use crate::state::AppState;
@@ -24,6 +27,7 @@ use crate::rest::prefer::{Preferences, Return};
 use crate::rest::query::{self, QueryParams};
 use crate::rest::response::{self, content_range_header};
 use crate::rest::role::request_role;
+use crate::rest::sign_once::SignKey;
 use crate::rest::store;
 use crate::table::{Column, Row, SCHEMA, TABLE};
 use axum::body::Bytes;
@@ -146,6 +150,7 @@ async fn insert(request: TableRequest) -> Result<Response, ApiError> {
         refuse_unless_service_role(request.role)?;
     }
     let rows = payload.values(preferences.missing)?;
+    let key = SignKey::from_headers(&request.headers);
     // "Now" is read under the database lock, so ids and default timestamps increase together
     // however concurrent inserts interleave.
     let clock = request.state.clock.clone();
@@ -161,7 +166,7 @@ async fn insert(request: TableRequest) -> Result<Response, ApiError> {
             let now = clock.now_micros();
             // Counted over the rows the statement stored, before they commit, as the
             // migration's trigger: a refused insert keeps none of them.
-            store::insert(connection, &rows, now, |stored| {
+            store::insert(connection, &rows, &key, now, |stored| {
                 limiter.admit(role, &client, stored, now)
             })
         })

@@ -9,6 +9,7 @@ pub mod query;
 mod response;
 mod role;
 pub mod sign_limit;
+pub mod sign_once;
 pub(crate) mod sql;
 mod store;
 

@@ -3,6 +3,7 @@
 use crate::error::ApiError;
 use crate::rest::payload::{Field, Values};
 use crate::rest::plan::Plan;
+use crate::rest::sign_once::{self, Claim, SignKey};
 use crate::rest::sql::{self, Statement};
 use crate::table::{Column, Row, SqlValue};
 use crate::timestamp;
@@ -33,15 +34,23 @@ pub fn read(
 /// Inserts rows in order, all or nothing. Every row of one request gets the same `created_at`
 /// default, `now` (microseconds), as PostgreSQL's `now()` is the transaction's start time.
 /// `admit` sees how many rows were stored before they commit (an AFTER STATEMENT trigger); its
-/// error rolls them back.
+/// error rolls them back. `key` is claimed before the first row is stored, in the same
+/// transaction: a key an earlier request recorded stores no row at all.
 pub fn insert(
     connection: &mut Connection,
     rows: &[Values],
+    key: &SignKey,
     now: i64,
     admit: impl FnOnce(usize) -> Result<(), ApiError>,
 ) -> Result<Vec<Row>, ApiError> {
     let transaction = connection.transaction()?;
     let mut inserted = Vec::with_capacity(rows.len());
+    if !rows.is_empty() && sign_once::claim(&transaction, key, now)? == Claim::Skip {
+        // A resend: nothing stored, so nothing for the sign limit to count.
+        admit(0)?;
+        transaction.commit()?;
+        return Ok(inserted);
+    }
     for values in rows {
         let id = Some(next_id(&transaction)?);
         let created_at = match values.created_at {

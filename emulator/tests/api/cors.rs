@@ -12,7 +12,8 @@ async fn preflight_allows_the_supabase_headers() {
         .header("access-control-request-method", "POST")
         .header(
             "access-control-request-headers",
-            "apikey,authorization,content-type,content-profile,prefer,x-client-info",
+            "apikey,authorization,content-type,x-client-info,prefer,accept-profile,content-profile,\
+             range,x-retry-count,x-supabase-api-version,baggage,traceparent,tracestate",
         )
         .send()
         .await;

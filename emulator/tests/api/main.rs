@@ -20,6 +20,7 @@ mod routing;
 mod row_cap;
 mod secrets;
 mod sign_limit;
+mod sign_once;
 mod socket;
 mod support;
 #[path = "../wire/mod.rs"]

@@ -1,7 +1,7 @@
 //! Helpers for the fault tests (read_retries.rs, signing.rs, timeouts.rs), usable in both builds
 //! (the page's build has no auth, so these do without `support`): clients with a deadline, the
 //! emulator's fault plan (`/emulator/v1/faults`, service_role key), row counts, and a `fetch`
-//! recorder that sees each attempt and its `X-Retry-Count`.
+//! recorder that sees each attempt, its `X-Retry-Count` and its `Idempotency-Key`.
 //!
 //! The emulator is shared by every test and its plan applies to every request in scope, so each
 //! test installs its plan, acts, reads the rules' counts and clears the plan ([`with_faults`]),
@@ -160,6 +160,7 @@ export function recordFetches() {
       path: url.pathname,
       query: url.search,
       retryCount: request.headers.get("x-retry-count"),
+      idempotencyKey: request.headers.get("idempotency-key"),
     });
     return original.call(this, input, init);
   };
@@ -189,7 +190,7 @@ export function trackTimeouts() {
 }
 "#)]
 extern "C" {
-    /// Wraps `fetch`: `{ log: [{method, path, query, retryCount}], restore() }`.
+    /// Wraps `fetch`: `{ log: [{method, path, query, retryCount, idempotencyKey}], restore() }`.
     #[wasm_bindgen(js_name = recordFetches)]
     fn record_fetches_js() -> JsValue;
     /// Wraps `setTimeout`/`clearTimeout`: `{ pending(), restore() }`.
@@ -204,6 +205,7 @@ pub struct Fetch {
     pub path: String,
     pub query: String,
     pub retry_count: Option<String>,
+    pub idempotency_key: Option<String>,
 }
 
 /// Records every `fetch` until dropped.
@@ -223,6 +225,7 @@ impl Fetches {
                 path: string(&entry, "path"),
                 query: string(&entry, "query"),
                 retry_count: get(&entry, "retryCount").as_string(),
+                idempotency_key: get(&entry, "idempotencyKey").as_string(),
             })
             .collect()
     }

@@ -8,6 +8,7 @@ import {
   type Factor,
   type ListOptions,
   type LogbookError,
+  type SignOptions,
   type LogEntry,
   type Session,
   type User,
@@ -110,10 +111,16 @@ export async function usage(): Promise<void> {
   } catch (caught) {
     const error = caught as LogbookError;
     if (error.code === "timeout" || error.code === "network_error") void error.retryable;
-    // Safe to sign again only when the entry is known not to be stored.
+    // Whether it may be stored, and the key that signs it again without doubling it.
     const outcome: "not_stored" | "unknown" | undefined = error.outcome;
+    const idempotencyKey: string | undefined = error.idempotencyKey;
     void outcome;
+    if (idempotencyKey !== undefined) {
+      const again: SignOptions = { idempotencyKey };
+      await client.signLogbook({ name: "Ann", message: "Found it!" }, again);
+    }
   }
+  await client.signLogbook({ name: "Ann", message: "Found it!" }, {});
 
   // @ts-expect-error the list is read by index, not indexed like an array
   void entries[0];
@@ -133,6 +140,8 @@ export async function usage(): Promise<void> {
   await client.listEntries({ onPage: 5 });
   // @ts-expect-error withOlderFrom takes another EntryList
   entries.withOlderFrom([]);
+  // @ts-expect-error the key is a UUID string
+  await client.signLogbook({ name: "Ann", message: "Found it!" }, { idempotencyKey: 7 });
   // @ts-expect-error an outcome is one of two words
   const wrongOutcome: LogbookError["outcome"] = "stored";
   void wrongOutcome;

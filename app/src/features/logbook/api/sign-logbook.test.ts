@@ -1,0 +1,107 @@
+import { act, renderHook } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { takeConsoleErrors } from '@/testing/console';
+import { getClient } from './client';
+import { signLogbook, useSignLogbook, type NewEntry, type SignOptions } from './sign-logbook';
+
+vi.mock('./client', () => ({ getClient: vi.fn() }));
+
+const KEY = '123e4567-e89b-42d3-a456-426614174000';
+const OTHER_KEY = '123e4567-e89b-42d3-a456-426614174001';
+const send = vi.fn<(entry: NewEntry, options?: SignOptions) => Promise<void>>();
+
+/** A failed sign as the client rejects it: the outcome and the key it was sent with. */
+function failure(idempotencyKey: string): Error {
+  return Object.assign(new Error('network failure'), {
+    name: 'LogbookError',
+    code: 'network_error',
+    outcome: 'unknown',
+    idempotencyKey,
+  });
+}
+
+beforeEach(() => {
+  send.mockReset();
+  vi.mocked(getClient).mockReturnValue({ signLogbook: send } as unknown as ReturnType<typeof getClient>);
+});
+
+async function signWith(sign: (entry: NewEntry) => Promise<boolean>, entry: NewEntry): Promise<boolean> {
+  let stored = false;
+  await act(async () => {
+    stored = await sign(entry);
+  });
+  // Each failure is logged with the error it received; the calls' keys are what is checked here.
+  for (const [label] of takeConsoleErrors()) expect(label).toBe('Error inserting log:');
+  return stored;
+}
+
+describe('signLogbook', () => {
+  it('passes a given key through and leaves it out otherwise', async () => {
+    send.mockResolvedValue(undefined);
+    const entry = { name: 'Ann', message: 'Hi' };
+    await signLogbook(entry, { idempotencyKey: KEY });
+    await signLogbook(entry);
+    expect(send.mock.calls).toEqual([[entry, { idempotencyKey: KEY }], [entry]]);
+  });
+});
+
+describe('useSignLogbook', () => {
+  it('signs the unchanged text again with the failed sign\'s key, so it is not doubled', async () => {
+    send.mockRejectedValueOnce(failure(KEY)).mockRejectedValueOnce(failure(KEY)).mockResolvedValueOnce(undefined);
+    const { result } = renderHook(() => useSignLogbook());
+    const entry = { name: 'Ann', message: 'Found it' };
+    expect(await signWith(result.current.sign, entry)).toBe(false);
+    expect(await signWith(result.current.sign, { ...entry })).toBe(false);
+    expect(await signWith(result.current.sign, { ...entry })).toBe(true);
+    expect(send.mock.calls).toEqual([[entry], [entry, { idempotencyKey: KEY }], [entry, { idempotencyKey: KEY }]]);
+  });
+
+  it('gives a changed name or message a new key', async () => {
+    send.mockRejectedValueOnce(failure(KEY)).mockRejectedValueOnce(failure(OTHER_KEY)).mockResolvedValue(undefined);
+    const { result } = renderHook(() => useSignLogbook());
+    await signWith(result.current.sign, { name: 'Ann', message: 'Found it' });
+    await signWith(result.current.sign, { name: 'Ann', message: 'Found it!' });
+    await signWith(result.current.sign, { name: 'Anne', message: 'Found it!' });
+    expect(send.mock.calls).toEqual([
+      [{ name: 'Ann', message: 'Found it' }],
+      [{ name: 'Ann', message: 'Found it!' }],
+      [{ name: 'Anne', message: 'Found it!' }],
+    ]);
+  });
+
+  it('keeps the newest failed sign\'s key and forgets it after a success', async () => {
+    send
+      .mockRejectedValueOnce(failure(KEY))
+      .mockRejectedValueOnce(failure(OTHER_KEY))
+      .mockRejectedValueOnce(failure(OTHER_KEY))
+      .mockResolvedValueOnce(undefined)
+      .mockResolvedValueOnce(undefined);
+    const { result } = renderHook(() => useSignLogbook());
+    const first = { name: 'Ann', message: 'one' };
+    const second = { name: 'Ann', message: 'two' };
+    await signWith(result.current.sign, first);
+    await signWith(result.current.sign, second);
+    // The first text's key was replaced by the second's failure: signing it now is a new sign.
+    await signWith(result.current.sign, first);
+    expect(await signWith(result.current.sign, first)).toBe(true);
+    // After a success the same text is signed anew, as a second entry on purpose.
+    expect(await signWith(result.current.sign, first)).toBe(true);
+    expect(send.mock.calls).toEqual([
+      [first],
+      [second],
+      [first],
+      [first, { idempotencyKey: OTHER_KEY }],
+      [first],
+    ]);
+  });
+
+  it('signs anew after a failure that carries no key', async () => {
+    const configError = Object.assign(new Error('supabaseKey is required.'), { name: 'ConfigError', code: 'key_required' });
+    send.mockRejectedValueOnce(configError).mockResolvedValueOnce(undefined);
+    const { result } = renderHook(() => useSignLogbook());
+    const entry = { name: 'Ann', message: 'Hi' };
+    await signWith(result.current.sign, entry);
+    await signWith(result.current.sign, entry);
+    expect(send.mock.calls).toEqual([[entry], [entry]]);
+  });
+});
