@@ -6,8 +6,8 @@
 //! the header hosted Supabase's proxy (Cloudflare) sets and the sign-limit migration reads: a
 //! header from anyone else is whatever the client wrote there.
 
-use crate::state::AppState;
 use crate::faults::connection::ConnectionTap;
+use crate::state::AppState;
 use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::request::Parts;
 use axum::http::HeaderMap;

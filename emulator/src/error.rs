@@ -72,7 +72,9 @@ impl From<LiteralError> for ApiError {
     fn from(error: LiteralError) -> Self {
         match error {
             LiteralError::NulInText => ApiError::nul_in_query_text(),
-            LiteralError::InvalidBigint(text) => ApiError::invalid_text_representation("bigint", &text),
+            LiteralError::InvalidBigint(text) => {
+                ApiError::invalid_text_representation("bigint", &text)
+            }
             LiteralError::BigintOutOfRange(text) => ApiError::numeric_out_of_range(&text),
             LiteralError::InvalidTimestamp(text) => ApiError::invalid_datetime_format(&text),
             LiteralError::TimestampOutOfRange(text) => ApiError::datetime_field_overflow(&text),
@@ -739,6 +741,21 @@ mod tests {
                 assert_eq!(far.hint, None);
             }
             _ => panic!("expected PostgREST errors"),
+        }
+    }
+
+    #[test]
+    fn literal_errors_keep_their_sqlstate_as_api_errors() {
+        let errors = [
+            LiteralError::NulInText,
+            LiteralError::InvalidBigint("x".to_owned()),
+            LiteralError::BigintOutOfRange("9".repeat(20)),
+            LiteralError::InvalidTimestamp("soon".to_owned()),
+            LiteralError::TimestampOutOfRange("2024-13-01".to_owned()),
+        ];
+        for error in errors {
+            let code = error.code();
+            assert_eq!(ApiError::from(error).code(), code);
         }
     }
 

@@ -14,11 +14,11 @@
 //! gateway then hands the services its role's JWT in its place, as the hosted gateway does, so
 //! PostgREST and the auth server only ever see JWTs. Any other bearer token passes unchanged.
 
-use crate::state::AppState;
 use crate::error::ApiError;
 use crate::keys::api_keys::{NEW_FORMAT_PREFIX, SECRET_PREFIX};
 use crate::keys::{Keys, Role};
 use crate::linger;
+use crate::state::AppState;
 use axum::body::Body;
 use axum::extract::{FromRequestParts, Request, State};
 use axum::http::request::Parts;

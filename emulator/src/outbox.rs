@@ -3,9 +3,9 @@
 //! `apikey` header (never the URL).
 
 use crate::auth::store::outbox;
-use crate::state::AppState;
 use crate::error::ApiError;
 use crate::gateway::{self, ServiceRoleKey};
+use crate::state::AppState;
 use crate::timestamp::to_go_json_text;
 use axum::extract::State;
 use axum::routing::get;

@@ -48,9 +48,7 @@ impl Column {
         match self {
             Column::Id => parse_bigint(text).map(SqlValue::Integer),
             Column::CreatedAt => parse_timestamptz(text).map(SqlValue::Integer),
-            Column::Name | Column::Message if text.contains('\0') => {
-                Err(LiteralError::NulInText)
-            }
+            Column::Name | Column::Message if text.contains('\0') => Err(LiteralError::NulInText),
             Column::Name | Column::Message => Ok(SqlValue::Text(text.to_owned())),
         }
     }
@@ -68,14 +66,11 @@ pub fn parse_bigint(text: &str) -> Result<i64, LiteralError> {
         .map_err(|_| LiteralError::BigintOutOfRange(text.to_owned()))
 }
 
-/// PostgreSQL's `timestamptz_in`, to microseconds since the epoch. Generic over the caller's
-/// error so a layer with its own error type converts without a wrapper.
-pub fn parse_timestamptz<E: From<LiteralError>>(text: &str) -> Result<i64, E> {
-    timestamp::parse(text).map_err(|error| {
-        E::from(match error {
-            TimestampError::InvalidSyntax => LiteralError::InvalidTimestamp(text.to_owned()),
-            TimestampError::FieldOutOfRange => LiteralError::TimestampOutOfRange(text.to_owned()),
-        })
+/// PostgreSQL's `timestamptz_in`, to microseconds since the epoch.
+pub fn parse_timestamptz(text: &str) -> Result<i64, LiteralError> {
+    timestamp::parse(text).map_err(|error| match error {
+        TimestampError::InvalidSyntax => LiteralError::InvalidTimestamp(text.to_owned()),
+        TimestampError::FieldOutOfRange => LiteralError::TimestampOutOfRange(text.to_owned()),
     })
 }
 
@@ -94,6 +89,19 @@ pub enum LiteralError {
     InvalidTimestamp(String),
     /// A timestamptz's syntax, but a field outside its range.
     TimestampOutOfRange(String),
+}
+
+impl LiteralError {
+    /// The SQLSTATE PostgreSQL's input function raises for this failure.
+    pub fn code(&self) -> &'static str {
+        match self {
+            LiteralError::NulInText => "22021",
+            LiteralError::InvalidBigint(_) => "22P02",
+            LiteralError::BigintOutOfRange(_) => "22003",
+            LiteralError::InvalidTimestamp(_) => "22007",
+            LiteralError::TimestampOutOfRange(_) => "22008",
+        }
+    }
 }
 
 /// A bound parameter: integers for `id` and `created_at` (microseconds), text for the rest.

@@ -5,8 +5,8 @@
 use crate::auth::authenticated::Authenticated;
 use crate::auth::error::AuthError;
 use crate::auth::store::sessions;
-use crate::state::AppState;
 use crate::error::ApiError;
+use crate::state::AppState;
 use axum::extract::{RawQuery, State};
 use axum::http::StatusCode;
 

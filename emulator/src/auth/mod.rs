@@ -38,8 +38,8 @@ mod user;
 mod validation;
 mod verify;
 
-use crate::state::AppState;
 use crate::gateway;
+use crate::state::AppState;
 use axum::middleware;
 use axum::routing::{delete, get, post};
 use axum::Router;

@@ -4,8 +4,8 @@ use crate::auth::authenticated::Authenticated;
 use crate::auth::error::AuthError;
 use crate::auth::json::{self, UserJson};
 use crate::auth::store::factors;
-use crate::state::AppState;
 use crate::error::ApiError;
+use crate::state::AppState;
 use axum::extract::State;
 use axum::Json;
 

@@ -16,7 +16,6 @@
 //! ([`crate::rest::sign_once`]); a resend is answered as a success that stored nothing.
 
 use crate::client_address::ClientAddress;
-use crate::state::AppState;
 use crate::error::ApiError;
 use crate::gateway::ApiKeyRole;
 use crate::keys::Role;
@@ -29,6 +28,7 @@ use crate::rest::response::{self, content_range_header};
 use crate::rest::role::request_role;
 use crate::rest::sign_once::SignKey;
 use crate::rest::store;
+use crate::state::AppState;
 use crate::table::{Column, Row, SCHEMA, TABLE};
 use axum::body::Bytes;
 use axum::extract::{Path, State};

@@ -13,8 +13,8 @@ pub mod sign_once;
 pub(crate) mod sql;
 mod store;
 
-use crate::state::AppState;
 use crate::gateway;
+use crate::state::AppState;
 use axum::middleware;
 use axum::routing::any;
 use axum::Router;
