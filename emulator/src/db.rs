@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 /// `created_at` holds microseconds since the Unix epoch, UTC, so ordering is by instant.
 /// `sign_receipts` holds each sign's `Idempotency-Key` (a lower-case UUID) and when it was
 /// recorded, in microseconds ([`crate::rest::sign_once`]).
-pub(crate) const SCHEMA: &str = "
+pub(crate) const LOGBOOK_TABLES_SQL: &str = "
 CREATE TABLE IF NOT EXISTS geocache_logs (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     created_at INTEGER NOT NULL,
@@ -117,8 +117,8 @@ impl Database {
         // SQLite enforces foreign keys (the auth tables cascade deletes) only when asked to.
         connection
             .pragma_update(None, "foreign_keys", "ON")
-            .and_then(|()| connection.execute_batch(SCHEMA))
-            .and_then(|()| connection.execute_batch(crate::auth::store::SCHEMA))
+            .and_then(|()| connection.execute_batch(LOGBOOK_TABLES_SQL))
+            .and_then(|()| connection.execute_batch(crate::auth::store::AUTH_TABLES_SQL))
             .map_err(|error| fail(error.to_string()))?;
         Ok(Database {
             connection: Arc::new(Mutex::new(connection)),

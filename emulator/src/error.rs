@@ -10,7 +10,7 @@
 
 use crate::auth::api_version::ApiVersion;
 use crate::auth::error::AuthError;
-use crate::table::{Column, LiteralError, SCHEMA, TABLE};
+use crate::table::{Column, LiteralError, DB_SCHEMA, TABLE};
 use axum::extract::Request;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::middleware::Next;
@@ -89,13 +89,14 @@ impl From<AuthError> for ApiError {
     }
 }
 
-/// Which database role a request runs as; decides 401 versus 403 for privilege errors.
+/// Whether a request runs as the anonymous role (PostgREST's "authed" flag); decides 401 versus
+/// 403 for privilege errors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Authed {
+pub enum Anonymity {
     /// The anonymous role (`anon`): PostgREST answers 401.
     Anonymous,
-    /// Any other role: PostgREST answers 403.
-    Authenticated,
+    /// Any other role (`authenticated`, `service_role`): PostgREST answers 403.
+    Identified,
 }
 
 fn postgrest(status: StatusCode, code: &'static str, message: impl Into<String>) -> PostgrestError {
@@ -279,7 +280,9 @@ impl ApiError {
             "PGRST106",
             format!("Invalid schema: {schema}"),
         )
-        .hint(format!("Only the following schemas are exposed: {SCHEMA}"))
+        .hint(format!(
+            "Only the following schemas are exposed: {DB_SCHEMA}"
+        ))
         .into()
     }
 
@@ -364,7 +367,7 @@ impl ApiError {
             format!("Could not find a relationship between '{TABLE}' and '{child}' in the schema cache"),
         )
         .details(format!(
-            "Searched for a foreign key relationship between '{TABLE}' and '{child}' in the schema '{SCHEMA}', but no matches were found."
+            "Searched for a foreign key relationship between '{TABLE}' and '{child}' in the schema '{DB_SCHEMA}', but no matches were found."
         ))
         .into()
     }
@@ -385,10 +388,10 @@ impl ApiError {
             "PGRST205",
             format!("Could not find the table '{schema}.{table}' in the schema cache"),
         );
-        let close = schema == SCHEMA && strsim::normalized_levenshtein(table, TABLE) >= 0.5;
+        let close = schema == DB_SCHEMA && strsim::normalized_levenshtein(table, TABLE) >= 0.5;
         if close {
             error
-                .hint(format!("Perhaps you meant the table '{SCHEMA}.{TABLE}'"))
+                .hint(format!("Perhaps you meant the table '{DB_SCHEMA}.{TABLE}'"))
                 .into()
         } else {
             error.into()
@@ -422,17 +425,17 @@ impl ApiError {
     }
 
     /// 42501; PostgREST answers 401 for the anonymous role and 403 for any other.
-    pub fn insufficient_privilege(authed: Authed) -> Self {
+    pub fn insufficient_privilege(authed: Anonymity) -> Self {
         let status = match authed {
-            Authed::Anonymous => StatusCode::UNAUTHORIZED,
-            Authed::Authenticated => StatusCode::FORBIDDEN,
+            Anonymity::Anonymous => StatusCode::UNAUTHORIZED,
+            Anonymity::Identified => StatusCode::FORBIDDEN,
         };
         let mut error = postgrest(
             status,
             "42501",
             format!("permission denied for table {TABLE}"),
         );
-        if authed == Authed::Anonymous {
+        if authed == Anonymity::Anonymous {
             error.www_authenticate = Some("Bearer".to_owned());
         }
         error.into()

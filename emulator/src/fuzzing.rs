@@ -109,7 +109,7 @@ thread_local! {
     /// One scratch database per thread: the emulator's schema and a few rows.
     static SCRATCH: Connection = {
         let connection = Connection::open_in_memory().unwrap();
-        connection.execute_batch(crate::db::SCHEMA).unwrap();
+        connection.execute_batch(crate::db::LOGBOOK_TABLES_SQL).unwrap();
         connection
             .execute_batch(
                 "INSERT INTO geocache_logs (created_at, name, message) VALUES

@@ -27,9 +27,6 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use http_body_util::BodyExt;
 
-/// The default body limit: a 1 MB message fits even if every character is escaped in JSON.
-pub const DEFAULT_MAX_BODY_BYTES: usize = 8 * 1024 * 1024;
-
 /// The role of the request's verified API key, for the services behind the gateway.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ApiKeyRole(pub Role);

@@ -4,8 +4,11 @@
 
 pub mod api_keys;
 mod hmac_provider;
+mod role;
 
-use crate::error::{ApiError, Authed};
+pub use role::Role;
+
+use crate::error::ApiError;
 use crate::keys::api_keys::ApiKeys;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
@@ -23,48 +26,6 @@ const DEMO_KEY_ISSUER: &str = "supabase-demo";
 
 /// PostgREST tolerates this much clock skew on `exp`, `nbf` and `iat`.
 const ALLOWED_SKEW_SECONDS: i64 = 30;
-
-/// The database roles a request can run as.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Role {
-    Anon,
-    Authenticated,
-    ServiceRole,
-}
-
-impl Role {
-    pub fn name(self) -> &'static str {
-        match self {
-            Role::Anon => "anon",
-            Role::Authenticated => "authenticated",
-            Role::ServiceRole => "service_role",
-        }
-    }
-
-    fn from_name(name: &str) -> Option<Role> {
-        [Role::Anon, Role::Authenticated, Role::ServiceRole]
-            .into_iter()
-            .find(|role| role.name() == name)
-    }
-
-    /// The one check for the service role; `refused` builds the caller's error for any other
-    /// role (a database privilege error, or the emulator endpoints' key error).
-    pub fn require_service_role<E>(self, refused: impl FnOnce(Role) -> E) -> Result<(), E> {
-        if self == Role::ServiceRole {
-            Ok(())
-        } else {
-            Err(refused(self))
-        }
-    }
-
-    /// PostgREST's "authed": any role other than the configured anonymous role.
-    pub fn authed(self) -> Authed {
-        match self {
-            Role::Anon => Authed::Anonymous,
-            Role::Authenticated | Role::ServiceRole => Authed::Authenticated,
-        }
-    }
-}
 
 /// Why a JWT was refused; each maps to PostgREST's error for it.
 #[derive(Debug, Clone, PartialEq, Eq)]

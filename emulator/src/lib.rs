@@ -7,7 +7,7 @@
 //! - `/auth/v1/...`: the GoTrue subset: accounts, sessions, refresh tokens, MFA ([`auth`]), behind
 //!   the same key check.
 //! - `GET /emulator/v1/sms`: the SMS outbox for test harnesses, service-role keys only
-//!   ([`outbox`]).
+//!   ([`sms_outbox`]).
 //! - `/emulator/v1/faults`: the fault plan for tests, service-role keys only ([`faults`]).
 
 pub mod auth;
@@ -24,10 +24,10 @@ mod health;
 pub mod internal_cause;
 pub mod keys;
 mod linger;
-mod outbox;
 pub mod private_file;
 pub mod rest;
 pub mod server;
+mod sms_outbox;
 pub mod state;
 pub mod table;
 pub mod timestamp;
@@ -53,7 +53,7 @@ pub fn app(state: AppState) -> Router {
         .merge(health::router())
         .merge(rest::router(state.clone()))
         .merge(auth::router(state.clone()))
-        .merge(outbox::router(state.clone()))
+        .merge(sms_outbox::router(state.clone()))
         .merge(faults::router(state.clone()))
         .fallback(no_route)
         // The gateway enforces `--max-body-bytes`; axum's own 2 MB default would cut it short.

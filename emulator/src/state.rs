@@ -5,13 +5,17 @@ use crate::auth::rate_limit::RateLimiter;
 use crate::auth::settings::AuthSettings;
 use crate::clock::Clock;
 use crate::db::{Database, DbLocation, OpenError};
-use crate::faults::FaultInjector;
-use crate::gateway::DEFAULT_MAX_BODY_BYTES;
+use crate::faults::injector::FaultInjector;
 use crate::keys::Keys;
 use crate::rest::sign_limit::{SignLimiter, SignLimits};
-use crate::rest::DEFAULT_MAX_ROWS;
 use std::net::IpAddr;
 use std::sync::Arc;
+
+/// The default body limit: a 1 MB message fits even if every character is escaped in JSON.
+pub const DEFAULT_MAX_BODY_BYTES: usize = 8 * 1024 * 1024;
+
+/// Hosted Supabase's `[api] max_rows`: the most rows one read returns, unless configured.
+pub const DEFAULT_MAX_ROWS: i64 = 1000;
 
 /// Everything a handler needs; cheap to clone.
 #[derive(Clone, Debug)]

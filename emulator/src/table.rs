@@ -4,7 +4,7 @@
 use crate::timestamp::{self, TimestampError};
 use rusqlite::types::{ToSql, ToSqlOutput};
 
-pub const SCHEMA: &str = "public";
+pub const DB_SCHEMA: &str = "public";
 pub const TABLE: &str = "geocache_logs";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

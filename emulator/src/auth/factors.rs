@@ -2,10 +2,10 @@
 //! (unenroll), after GoTrue api/mfa.go. Factors start unverified; the first successful verify
 //! marks them verified.
 
-use crate::auth::authenticated::Authenticated;
 use crate::auth::body::{self, text};
 use crate::auth::error::AuthError;
 use crate::auth::settings::MAX_FACTORS;
+use crate::auth::signed_in_user::SignedInUser;
 use crate::auth::store::factors::{self, FactorRecord, FactorType};
 use crate::auth::store::sessions::{self, SessionRecord};
 use crate::auth::{random, totp, validation};
@@ -53,7 +53,7 @@ pub struct UnenrollResponse {
 
 pub async fn enroll(
     State(state): State<AppState>,
-    caller: Authenticated,
+    caller: SignedInUser,
     body: Bytes,
 ) -> Result<Json<EnrollResponse>, ApiError> {
     caller.require_not_anonymous()?;
@@ -176,7 +176,7 @@ fn check_room_for_factor(
 pub async fn unenroll(
     State(state): State<AppState>,
     Path(factor_id): Path<String>,
-    caller: Authenticated,
+    caller: SignedInUser,
 ) -> Result<Json<UnenrollResponse>, ApiError> {
     caller.require_not_anonymous()?;
     let factor = load_factor(&state, &caller, &factor_id).await?;
@@ -208,7 +208,7 @@ pub async fn unenroll(
 /// caller's factors that has not expired unverified.
 pub async fn load_factor(
     state: &AppState,
-    caller: &Authenticated,
+    caller: &SignedInUser,
     factor_id: &str,
 ) -> Result<FactorRecord, ApiError> {
     let id = Uuid::parse_str(factor_id)

@@ -2,8 +2,8 @@
 //! with them their refresh tokens. Access tokens already issued stay valid until they expire, as
 //! with any JWT, except on the auth routes, which look the session up.
 
-use crate::auth::authenticated::Authenticated;
 use crate::auth::error::AuthError;
+use crate::auth::signed_in_user::SignedInUser;
 use crate::auth::store::sessions;
 use crate::error::ApiError;
 use crate::state::AppState;
@@ -33,7 +33,7 @@ fn scope(query: Option<&str>) -> Result<Scope, AuthError> {
 pub async fn logout(
     State(state): State<AppState>,
     RawQuery(query): RawQuery,
-    caller: Authenticated,
+    caller: SignedInUser,
 ) -> Result<StatusCode, ApiError> {
     let scope = scope(query.as_deref())?;
     state

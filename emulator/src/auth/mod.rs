@@ -16,7 +16,6 @@
 //! `X-Supabase-Api-Version` asks for ([`error`]).
 
 pub mod api_version;
-pub mod authenticated;
 mod body;
 mod challenge;
 mod constant_time;
@@ -28,11 +27,12 @@ mod logout;
 mod password;
 pub mod random;
 pub mod rate_limit;
+pub mod session_tokens;
 pub mod settings;
+pub mod signed_in_user;
 mod signup;
 pub mod store;
-mod token;
-pub mod tokens;
+mod token_grant;
 pub mod totp;
 mod user;
 mod validation;
@@ -47,7 +47,7 @@ use axum::Router;
 pub fn router(state: AppState) -> Router {
     Router::new()
         .route("/auth/v1/signup", post(signup::signup))
-        .route("/auth/v1/token", post(token::token))
+        .route("/auth/v1/token", post(token_grant::token))
         .route("/auth/v1/user", get(user::user))
         .route("/auth/v1/logout", post(logout::logout))
         .route("/auth/v1/factors", post(factors::enroll))

@@ -5,8 +5,8 @@ use crate::auth::body::{self, text};
 use crate::auth::error::AuthError;
 use crate::auth::json::TokenResponse;
 use crate::auth::rate_limit::Action;
+use crate::auth::session_tokens::{self, Signer};
 use crate::auth::store::users::{self, UserRecord};
-use crate::auth::tokens::{self, Signer};
 use crate::auth::{password, random, validation};
 use crate::client_address::ClientAddress;
 use crate::error::ApiError;
@@ -114,7 +114,8 @@ pub async fn signup(
                 keys: &keys,
                 settings: &settings,
             };
-            let response = tokens::start_session(&transaction, signer, &user.id, "password", now)?;
+            let response =
+                session_tokens::start_session(&transaction, signer, &user.id, "password", now)?;
             transaction.commit()?;
             Ok(response)
         })

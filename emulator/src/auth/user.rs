@@ -1,8 +1,8 @@
 //! `GET /auth/v1/user`: the signed-in user, with their factors (GoTrue api/user.go `UserGet`).
 
-use crate::auth::authenticated::Authenticated;
 use crate::auth::error::AuthError;
 use crate::auth::json::{self, UserJson};
+use crate::auth::signed_in_user::SignedInUser;
 use crate::auth::store::factors;
 use crate::error::ApiError;
 use crate::state::AppState;
@@ -14,7 +14,7 @@ const AUDIENCE: &str = "authenticated";
 
 pub async fn user(
     State(state): State<AppState>,
-    caller: Authenticated,
+    caller: SignedInUser,
 ) -> Result<Json<UserJson>, ApiError> {
     if caller.claims.aud.first().map(String::as_str) != Some(AUDIENCE) {
         return Err(AuthError::audience_mismatch().into());

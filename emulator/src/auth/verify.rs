@@ -4,15 +4,15 @@
 //! AAL1 refresh token can no longer mint AAL2 tokens), the user's other sessions below AAL2 end
 //! and their other unverified factors of that type go. A verified challenge cannot be reused.
 
-use crate::auth::authenticated::Authenticated;
 use crate::auth::body::{self, text};
 use crate::auth::error::AuthError;
 use crate::auth::factors::load_factor;
 use crate::auth::json::TokenResponse;
 use crate::auth::rate_limit::Action;
+use crate::auth::session_tokens::{self, Signer};
+use crate::auth::signed_in_user::SignedInUser;
 use crate::auth::store::factors::{self, FactorType};
 use crate::auth::store::sessions::{self, AAL2};
-use crate::auth::tokens::{self, Signer};
 use crate::auth::{constant_time, totp};
 use crate::client_address::ClientAddress;
 use crate::error::ApiError;
@@ -33,7 +33,7 @@ pub async fn verify(
     State(state): State<AppState>,
     Path(factor_id): Path<String>,
     client: ClientAddress,
-    caller: Authenticated,
+    caller: SignedInUser,
     body: Bytes,
 ) -> Result<Json<TokenResponse>, ApiError> {
     let now = state.clock.now_micros();
@@ -132,8 +132,12 @@ pub async fn verify(
                 now,
             )?;
             let parent = sessions::active_refresh_token(&transaction, &session_id)?;
-            let refresh_token =
-                tokens::rotate_refresh_token(&transaction, &session_id, parent.as_deref(), now)?;
+            let refresh_token = session_tokens::rotate_refresh_token(
+                &transaction,
+                &session_id,
+                parent.as_deref(),
+                now,
+            )?;
             sessions::set_aal(&transaction, &session_id, AAL2, Some(&factor.id), now)?;
             sessions::delete_below_aal2_of_user(&transaction, &user_id)?;
             factors::delete_unverified_of_type(&transaction, &user_id, factor.factor_type)?;
@@ -141,7 +145,8 @@ pub async fn verify(
                 keys: &keys,
                 settings: &settings,
             };
-            let response = tokens::respond(&transaction, signer, &session_id, refresh_token, now)?;
+            let response =
+                session_tokens::respond(&transaction, signer, &session_id, refresh_token, now)?;
             transaction.commit()?;
             Ok(response)
         })

@@ -19,9 +19,6 @@ use axum::middleware;
 use axum::routing::any;
 use axum::Router;
 
-/// Hosted Supabase's `[api] max_rows`: the most rows one read returns, unless configured.
-pub const DEFAULT_MAX_ROWS: i64 = 1000;
-
 pub fn router(state: AppState) -> Router {
     Router::new()
         .route("/rest/v1/{table}", any(handlers::table))

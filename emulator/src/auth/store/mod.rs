@@ -3,7 +3,7 @@
 //! microseconds since the Unix epoch, UTC; ids are UUID text.
 
 pub mod factors;
-pub mod outbox;
+pub mod sent_sms;
 pub mod sessions;
 pub mod users;
 
@@ -11,7 +11,7 @@ use crate::error::ApiError;
 use serde_json::Value;
 
 /// Created at start-up beside `geocache_logs` (foreign keys are switched on per connection).
-pub const SCHEMA: &str = "
+pub const AUTH_TABLES_SQL: &str = "
 CREATE TABLE IF NOT EXISTS auth_users (
     id TEXT PRIMARY KEY,
     email TEXT NOT NULL UNIQUE,

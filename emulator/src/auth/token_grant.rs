@@ -10,8 +10,8 @@ use crate::auth::error::AuthError;
 use crate::auth::json::TokenResponse;
 use crate::auth::password;
 use crate::auth::rate_limit::Action;
+use crate::auth::session_tokens::{self, Signer};
 use crate::auth::store::{sessions, users};
-use crate::auth::tokens::{self, Signer};
 use crate::client_address::ClientAddress;
 use crate::error::ApiError;
 use crate::state::AppState;
@@ -99,7 +99,8 @@ async fn password_grant(state: &AppState, body: &[u8]) -> Result<TokenResponse, 
                 keys: &keys,
                 settings: &settings,
             };
-            let response = tokens::start_session(&transaction, signer, &user.id, "password", now)?;
+            let response =
+                session_tokens::start_session(&transaction, signer, &user.id, "password", now)?;
             transaction.commit()?;
             Ok(response)
         })
@@ -139,7 +140,7 @@ async fn refresh_token_grant(state: &AppState, body: &[u8]) -> Result<TokenRespo
                 transaction.commit()?;
                 return Err(AuthError::refresh_token_already_used().into());
             }
-            let child = tokens::rotate_refresh_token(
+            let child = session_tokens::rotate_refresh_token(
                 &transaction,
                 &token.session_id,
                 Some(&token.token),
@@ -150,7 +151,8 @@ async fn refresh_token_grant(state: &AppState, body: &[u8]) -> Result<TokenRespo
                 keys: &keys,
                 settings: &settings,
             };
-            let response = tokens::respond(&transaction, signer, &token.session_id, child, now)?;
+            let response =
+                session_tokens::respond(&transaction, signer, &token.session_id, child, now)?;
             transaction.commit()?;
             Ok(response)
         })
