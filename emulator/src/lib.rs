@@ -10,6 +10,8 @@
 //!   ([`sms_outbox`]).
 //! - `/emulator/v1/faults`: the fault plan for tests, service-role keys only ([`faults`]).
 
+#![cfg_attr(test, allow(clippy::unwrap_used))]
+
 pub mod auth;
 pub mod cli;
 pub mod client_address;
@@ -18,6 +20,8 @@ mod cors;
 pub mod db;
 pub mod error;
 pub mod faults;
+/// Entry points for fuzzers and crash replays; only with the `fuzzing` feature.
+#[cfg(feature = "fuzzing")]
 pub mod fuzzing;
 pub mod gateway;
 mod health;
