@@ -592,7 +592,7 @@ impl ApiError {
 }
 
 fn invalid_token_challenge(message: &str) -> String {
-    let description = serde_json::to_string(message).unwrap_or_default();
+    let description = serde_json::to_string(message).expect("a string serialises");
     format!("Bearer error=\"invalid_token\", error_description={description}")
 }
 
@@ -659,7 +659,8 @@ impl IntoResponse for ApiError {
 }
 
 fn json_response(status: StatusCode, body: &impl Serialize) -> Response {
-    let text = serde_json::to_string(body).unwrap_or_default();
+    let text =
+        serde_json::to_string(body).expect("error bodies are structs of strings, which serialise");
     (status, [(header::CONTENT_TYPE, JSON_UTF8)], text).into_response()
 }
 

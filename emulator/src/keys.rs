@@ -164,16 +164,16 @@ impl Keys {
     /// header of Supabase's keys (jsonwebtoken's own `Header` would serialise `typ` first).
     pub fn sign(&self, claims: &impl Serialize) -> String {
         const HEADER: &str = r#"{"alg":"HS256","typ":"JWT"}"#;
-        let claims = serde_json::to_vec(claims).unwrap_or_default();
+        let claims =
+            serde_json::to_vec(claims).expect("claims serialise: JSON objects with string keys");
         let message = format!(
             "{}.{}",
             URL_SAFE_NO_PAD.encode(HEADER),
             URL_SAFE_NO_PAD.encode(claims)
         );
-        // HMAC signing has no failure mode once the provider is installed.
         let signature =
             jsonwebtoken::crypto::sign(message.as_bytes(), &self.encoding, Algorithm::HS256)
-                .unwrap_or_default();
+                .expect("HMAC signing has no failure mode once the provider is installed");
         format!("{message}.{signature}")
     }
 
@@ -266,7 +266,10 @@ fn check_time_claim(
 /// The header must decode and name an HMAC algorithm: `none` and public-key algorithms cannot
 /// be verified with a shared secret.
 fn check_header(token: &str) -> Result<(), JwtError> {
-    let header = token.split('.').next().unwrap_or_default();
+    let header = token
+        .split('.')
+        .next()
+        .expect("split yields at least one piece");
     let header: Value = URL_SAFE_NO_PAD
         .decode(header)
         .ok()

@@ -432,7 +432,7 @@ impl AuthError {
         let mut response = (
             self.status,
             [(header::CONTENT_TYPE, "application/json")],
-            body.unwrap_or_default(),
+            body.expect("error bodies are numbers, strings and lists of strings"),
         )
             .into_response();
         let headers = response.headers_mut();
@@ -471,7 +471,7 @@ struct CurrentBody<'a> {
 /// Go's `%q` for the strings GoTrue quotes in messages (JSON string syntax matches it for
 /// printable text).
 fn go_quote(text: &str) -> String {
-    serde_json::to_string(text).unwrap_or_default()
+    serde_json::to_string(text).expect("a string serialises")
 }
 
 /// Middleware for the auth routes: answers errors in the body style the request asked for.

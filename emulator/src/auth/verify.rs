@@ -157,7 +157,7 @@ pub async fn verify(
 /// gofrs/uuid's text forms (canonical, 32 hex digits, braced, URN); its errors become GoTrue's
 /// `bad_json` because the UUID is decoded with the body.
 fn parse_go_uuid(text: &str) -> Result<Uuid, AuthError> {
-    let quoted = serde_json::to_string(text).unwrap_or_default();
+    let quoted = serde_json::to_string(text).expect("a string serialises");
     match text.len() {
         32 | 36 | 38 | 41 | 45 => Uuid::parse_str(text).map_err(|_| {
             AuthError::bad_json(&format!("uuid: incorrect UUID format in string {quoted}"))

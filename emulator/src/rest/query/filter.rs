@@ -56,7 +56,7 @@ pub fn parse_filter(key: &str, value: &str) -> Result<Filter, QueryError> {
     if cursor.peek().is_some() {
         return Err(cursor.fail_at_end_check(&path_context, &["delimiter (.)", "\"->\""]));
     }
-    let field = path.pop().unwrap_or_default();
+    let field = path.pop().expect("the path starts with the field name");
 
     let context = format!("failed to parse filter ({value})");
     let mut cursor = Cursor::new(value);
