@@ -144,9 +144,3 @@ impl Database {
         .map_err(ApiError::internal)?
     }
 }
-
-impl From<rusqlite::Error> for ApiError {
-    fn from(error: rusqlite::Error) -> Self {
-        ApiError::internal(format!("sqlite: {error}"))
-    }
-}

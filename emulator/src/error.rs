@@ -10,6 +10,7 @@
 
 use crate::auth::api_version::ApiVersion;
 use crate::auth::error::AuthError;
+use crate::auth::store::StoreError;
 use crate::table::{Column, LiteralError, DB_SCHEMA, TABLE};
 use axum::extract::Request;
 use axum::http::{header, HeaderValue, StatusCode};
@@ -79,6 +80,20 @@ impl From<LiteralError> for ApiError {
             LiteralError::InvalidTimestamp(text) => ApiError::invalid_datetime_format(&text),
             LiteralError::TimestampOutOfRange(text) => ApiError::datetime_field_overflow(&text),
         }
+    }
+}
+
+/// SQLite's failures, wherever the API layer meets them, are internal errors.
+impl From<rusqlite::Error> for ApiError {
+    fn from(error: rusqlite::Error) -> Self {
+        ApiError::internal(format!("sqlite: {error}"))
+    }
+}
+
+/// The auth store's failures are internal errors; the message keeps their cause for the log.
+impl From<StoreError> for ApiError {
+    fn from(error: StoreError) -> Self {
+        ApiError::internal(error)
     }
 }
 

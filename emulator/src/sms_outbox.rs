@@ -35,7 +35,7 @@ async fn list(
 ) -> Result<Json<Vec<SmsJson>>, ApiError> {
     let messages = state
         .db
-        .call(|connection| sent_sms::list(connection))
+        .call(|connection| Ok(sent_sms::list(connection)?))
         .await?;
     Ok(Json(
         messages

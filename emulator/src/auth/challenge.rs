@@ -7,10 +7,11 @@ use crate::auth::error::AuthError;
 use crate::auth::factors::load_factor;
 use crate::auth::random;
 use crate::auth::rate_limit::Action;
+use crate::auth::service::challenge::issue_challenge;
 use crate::auth::settings::PHONE_CODE_DIGITS;
 use crate::auth::signed_in_user::SignedInUser;
-use crate::auth::store::factors::{self, ChallengeRecord, FactorType};
-use crate::auth::store::sent_sms::{self, SmsRecord};
+use crate::auth::store::factors::{ChallengeRecord, FactorType};
+use crate::auth::store::sent_sms::SmsRecord;
 use crate::error::ApiError;
 use crate::state::AppState;
 use axum::body::Bytes;
@@ -76,15 +77,7 @@ pub async fn challenge(
     };
     state
         .db
-        .call(move |connection| {
-            let transaction = connection.transaction()?;
-            factors::insert_challenge(&transaction, &challenge)?;
-            if let Some(sms) = &sms {
-                sent_sms::insert(&transaction, sms)?;
-            }
-            transaction.commit()?;
-            Ok(())
-        })
+        .call(move |connection| Ok(issue_challenge(connection, &challenge, sms.as_ref())?))
         .await?;
     Ok(Json(response))
 }

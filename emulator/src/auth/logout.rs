@@ -42,12 +42,13 @@ pub async fn logout(
             let user_id = &caller.user.id;
             // A token without a session logs out everywhere, whatever the scope.
             match (scope, caller.session.as_ref()) {
-                (Scope::Local, Some(session)) => sessions::delete(connection, &session.id),
+                (Scope::Local, Some(session)) => sessions::delete(connection, &session.id)?,
                 (Scope::Others, Some(session)) => {
-                    sessions::delete_others_of_user(connection, user_id, &session.id)
+                    sessions::delete_others_of_user(connection, user_id, &session.id)?
                 }
-                _ => sessions::delete_all_of_user(connection, user_id),
+                _ => sessions::delete_all_of_user(connection, user_id)?,
             }
+            Ok(())
         })
         .await?;
     Ok(StatusCode::NO_CONTENT)

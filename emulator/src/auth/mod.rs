@@ -27,6 +27,7 @@ mod logout;
 mod password;
 pub mod random;
 pub mod rate_limit;
+pub mod service;
 pub mod session_tokens;
 pub mod settings;
 pub mod signed_in_user;

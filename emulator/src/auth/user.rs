@@ -22,7 +22,7 @@ pub async fn user(
     let user_id = caller.user.id.clone();
     let factors = state
         .db
-        .call(move |connection| factors::list_of_user(connection, &user_id))
+        .call(move |connection| Ok(factors::list_of_user(connection, &user_id)?))
         .await?;
     Ok(Json(json::user(&caller.user, &factors)))
 }
