@@ -178,7 +178,7 @@ fn order_clause(ordering: &[Ordering]) -> String {
 }
 
 /// Whether the column can hold NULL: none can, `id` being the rowid and the others `NOT NULL`
-/// in `db::SCHEMA`.
+/// in `db::LOGBOOK_TABLES_SQL`.
 fn holds_null(column: Column) -> bool {
     match column {
         Column::Id | Column::CreatedAt | Column::Name | Column::Message => false,
