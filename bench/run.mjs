@@ -53,7 +53,7 @@ async function main() {
   const targets = results.targets.map(
     (/** @type {any} */ t) => `  ${t.met === null ? '-   ' : t.met ? 'met ' : 'NOT '} ${t.target}: ${t.measured}`,
   );
-  console.log(`\nTargets of issue 5:\n${targets.join('\n')}`);
+  console.log(`\nTargets:\n${targets.join('\n')}`);
   console.log(`\nbench: wrote ${path.relative(process.cwd(), path.join(resultsDir, 'latest.md'))} and latest.json`);
 }
 
