@@ -50,7 +50,7 @@ async function packageVersions(dir, names) {
   return versions;
 }
 
-function gitState() {
+export function gitState() {
   const git = (/** @type {string[]} */ args) => execFileSync('git', args, { cwd: repoRoot, encoding: 'utf8' }).trim();
   try {
     return { commit: git(['rev-parse', 'HEAD']), dirty: git(['status', '--porcelain']).length > 0 };
