@@ -19,6 +19,8 @@
  * @property {number} endWallMs           when its body had arrived (ms since the epoch)
  * @property {boolean} byServiceWorker    fetched by the service worker itself (its precache, its own fetches)
  * @property {boolean} fromServiceWorker  answered by the service worker to the page (no download of its own)
+ * @property {boolean} network            it went to the network (not the HTTP cache, not the service worker)
+ * @property {number} wireBytes           its body's bytes on the wire, as encoded (0 from a cache)
  * @property {number} raw
  * @property {number} gzip
  * @property {number} brotli
@@ -60,10 +62,12 @@ export const pathOf = (url) => new URL(url).pathname;
 
 /**
  * @typedef {object} FirstVisitBytes
- * @property {{ items: ResponseRecord[], assets: Sizes, api: Sizes, all: Sizes }} beforeFirstPaint
+ * @property {{ items: ResponseRecord[], assets: Sizes, api: Sizes, all: Sizes, wireBytes: number }} beforeFirstPaint
  * @property {{ items: ResponseRecord[], all: Sizes }} afterFirstPaint   the page's own fetches later in the visit
  * @property {{ items: { url: string, raw: number, gzip: number, brotli: number, fetchedBeforePaint: boolean }[], all: Sizes, extra: Sizes }} precache
  *           what the service worker keeps for offline use; `extra`: what of it the visit had not fetched before paint
+ * @property {{ items: BuildFile[], all: Sizes }} serviceWorker  the worker's script and what it fetched itself (sized as
+ *           the build's file at that path; other origins' answers are left out)
  * @property {{ items: BuildFile[], all: Sizes }} onlyWhenUsed   build files neither fetched in the visit nor precached
  */
 
@@ -73,16 +77,19 @@ export const pathOf = (url) => new URL(url).pathname;
  * @param {number | null} input.firstPaintWallMs  when the first entries were painted (null: never; all is "after")
  * @param {{ url: string, raw: number, gzip: number, brotli: number }[]} input.precache  the service worker's caches
  * @param {BuildFile[]} input.buildFiles       the build's files (source maps left out: no visitor loads them)
+ * @param {string[]} [input.serviceWorkerUrls]  the service worker's script and the URLs it fetched itself
  * @returns {FirstVisitBytes}
  */
-export function accountFirstVisit({ responses, firstPaintWallMs, precache, buildFiles }) {
+export function accountFirstVisit({ responses, firstPaintWallMs, precache, buildFiles, serviceWorkerUrls = [] }) {
   const fetched = responses.filter((r) => !r.fromServiceWorker);
   const byPage = fetched.filter((r) => !r.byServiceWorker);
   const before = byPage.filter((r) => firstPaintWallMs !== null && r.endWallMs <= firstPaintWallMs);
   const after = byPage.filter((r) => !before.includes(r));
   const beforePaths = new Set(before.map((r) => pathOf(r.url)));
   const precacheItems = precache.map((entry) => ({ ...entry, fetchedBeforePaint: beforePaths.has(pathOf(entry.url)) }));
-  const seenPaths = new Set([...fetched.map((r) => pathOf(r.url)), ...precache.map((entry) => pathOf(entry.url))]);
+  const workerPaths = new Set(serviceWorkerUrls.map(pathOf));
+  const workerFiles = buildFiles.filter((file) => workerPaths.has(file.path));
+  const seenPaths = new Set([...fetched.map((r) => pathOf(r.url)), ...precache.map((entry) => pathOf(entry.url)), ...workerPaths]);
   const unused = buildFiles.filter((file) => !file.path.endsWith('.map') && !seenPaths.has(file.path) && !(file.path === '/index.html' && seenPaths.has('/')));
   return {
     beforeFirstPaint: {
@@ -90,6 +97,7 @@ export function accountFirstVisit({ responses, firstPaintWallMs, precache, build
       assets: totalOf(before.filter((r) => r.kind !== 'api')),
       api: totalOf(before.filter((r) => r.kind === 'api')),
       all: totalOf(before),
+      wireBytes: before.reduce((sum, r) => sum + r.wireBytes, 0),
     },
     afterFirstPaint: { items: after, all: totalOf(after) },
     precache: {
@@ -97,6 +105,7 @@ export function accountFirstVisit({ responses, firstPaintWallMs, precache, build
       all: totalOf(precacheItems),
       extra: totalOf(precacheItems.filter((entry) => !entry.fetchedBeforePaint)),
     },
+    serviceWorker: { items: workerFiles, all: totalOf(workerFiles) },
     onlyWhenUsed: { items: unused, all: totalOf(unused) },
   };
 }

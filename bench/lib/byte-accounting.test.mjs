@@ -14,6 +14,8 @@ const response = (url, extra = {}) => ({
   endWallMs: PAINT - 1,
   byServiceWorker: false,
   fromServiceWorker: false,
+  network: true,
+  wireBytes: 350,
   raw: 1000,
   gzip: 400,
   brotli: 300,
@@ -50,6 +52,7 @@ test('bytes before first paint count the page\'s responses whose bodies arrived 
   assert.deepEqual(bytes.beforeFirstPaint.assets, { count: 2, raw: 2000, gzip: 500, brotli: 380 });
   assert.deepEqual(bytes.beforeFirstPaint.api, { count: 1, raw: 1000, gzip: 5000, brotli: 4000 });
   assert.equal(bytes.beforeFirstPaint.all.brotli, 4380);
+  assert.equal(bytes.beforeFirstPaint.wireBytes, 3 * 350);
   assert.deepEqual(bytes.afterFirstPaint.items.map((r) => pathOf(r.url)), ['/rest/v1/geocache_logs', '/sw.js']);
 });
 
@@ -100,4 +103,17 @@ test('"only when used" is every build file neither fetched nor precached, source
   });
   assert.deepEqual(bytes.onlyWhenUsed.items.map((f) => f.path), ['/assets/teaser.js']);
   assert.equal(bytes.onlyWhenUsed.all.brotli, 70);
+});
+
+test('the service worker\'s script and the build files it fetched itself are apart from "only when used"', () => {
+  const bytes = accountFirstVisit({
+    firstPaintWallMs: PAINT,
+    responses: [response('http://127.0.0.1:1/')],
+    precache: [],
+    buildFiles: [file('/index.html'), file('/sw.js', 10), file('/workbox-abc.js', 20), file('/assets/lazy.js', 5)],
+    serviceWorkerUrls: ['http://127.0.0.1:1/sw.js', 'http://127.0.0.1:1/workbox-abc.js'],
+  });
+  assert.deepEqual(bytes.serviceWorker.items.map((f) => f.path), ['/sw.js', '/workbox-abc.js']);
+  assert.equal(bytes.serviceWorker.all.brotli, 30);
+  assert.deepEqual(bytes.onlyWhenUsed.items.map((f) => f.path), ['/assets/lazy.js']);
 });

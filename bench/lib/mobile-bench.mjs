@@ -59,7 +59,7 @@ export async function runMobileBenchmark(options) {
 
   /** @type {import('./mobile-targets.mjs').MobilePoint[]} */
   const points = [];
-  /** @type {{ n: number, page: 'ours' | 'peer', run: number, bytes: any, serviceWorker: boolean, workersThrottled: number, networkLater: any }[]} */
+  /** @type {{ n: number, page: 'ours' | 'peer', run: number, bytes: any, serviceWorker: boolean, serviceWorkerWireBytes: number, workersThrottled: number, networkLater: any }[]} */
   const details = [];
   let seeded = 0;
   const kB = (/** @type {number} */ bytes) => `${(bytes / 1000).toFixed(1)} kB`;
@@ -78,7 +78,7 @@ export async function runMobileBenchmark(options) {
       for (const page of order) {
         const measured = await measureMobileVisits({ url: servers[page].url, timeoutMs: options.timeoutMs, buildFiles: buildFiles[page] });
         byPage[page].runs.push(measured.run);
-        details.push({ n, page, run: index + 1, bytes: measured.bytes, serviceWorker: measured.serviceWorker, workersThrottled: measured.workersThrottled, networkLater: measured.networkLater });
+        details.push({ n, page, run: index + 1, bytes: measured.bytes, serviceWorker: measured.serviceWorker, serviceWorkerWireBytes: measured.serviceWorkerWireBytes, workersThrottled: measured.workersThrottled, networkLater: measured.networkLater });
         const before = measured.bytes.beforeFirstPaint.all;
         log(
           `N=${n} ${page} run ${index + 1}/${options.mobileRuns}: first visit ${ms(measured.run.firstMs)}, repeat ${ms(measured.run.repeatMs)}, ` +

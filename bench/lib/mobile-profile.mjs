@@ -29,6 +29,7 @@ export function networkConditions(profile, offline) {
  * @property {(offline: boolean) => Promise<void>} setOffline   for the page and every worker, now and later
  * @property {(rate: number) => Promise<void>} setCpuRate       the page's CPU slowdown (1: none)
  * @property {() => number} workersThrottled                      workers the profile reached so far
+ * @property {() => { url: string, wireBytes: number }[]} workerResponses  what the workers fetched themselves
  */
 
 /**
@@ -45,6 +46,10 @@ export async function applyMobileProfile(context, page, profile = MOBILE_PROFILE
   /** @type {Set<string>} */
   const workerSessions = new Set();
   let workersThrottled = 0;
+  /** @type {{ url: string, wireBytes: number }[]} */
+  const workerResponses = [];
+  /** @type {Map<string, string>} worker request id -> URL, until its body has arrived */
+  const workerRequests = new Map();
 
   // Workers are attached in the non-flat mode: their messages travel inside this session, so this module needs no
   // connection of its own beside Playwright's.
@@ -53,6 +58,14 @@ export async function applyMobileProfile(context, page, profile = MOBILE_PROFILE
   const pending = new Map();
   cdp.on('Target.receivedMessageFromTarget', (event) => {
     const message = JSON.parse(event.message);
+    // A worker's own downloads (a service worker's precache) are counted from its Network events.
+    if (message.method === 'Network.responseReceived') workerRequests.set(`${event.sessionId}:${message.params.requestId}`, message.params.response.url);
+    if (message.method === 'Network.loadingFinished') {
+      const key = `${event.sessionId}:${message.params.requestId}`;
+      const url = workerRequests.get(key);
+      workerRequests.delete(key);
+      if (url) workerResponses.push({ url, wireBytes: message.params.encodedDataLength });
+    }
     const waiter = typeof message.id === 'number' ? pending.get(message.id) : undefined;
     if (!waiter) return;
     pending.delete(message.id);
@@ -109,5 +122,6 @@ export async function applyMobileProfile(context, page, profile = MOBILE_PROFILE
       await cdp.send('Emulation.setCPUThrottlingRate', { rate });
     },
     workersThrottled: () => workersThrottled,
+    workerResponses: () => [...workerResponses],
   };
 }

@@ -84,24 +84,28 @@ export function renderMobileMarkdown(results) {
       'in), with the number of responses. "Before first paint": every response whose body had arrived when the first ' +
       'entries were painted (the byte target compares these). "Later in the visit": the page\'s own fetches after that ' +
       '(further pages of entries, a service worker script). "Precache": what the service worker keeps for offline use ' +
-      '(Cache Storage after the visit), and of it what the visit had not already fetched before paint. "Only when used": ' +
-      'build files the visit neither fetched nor precached (source maps left out).',
+      '(Cache Storage after the visit), and of it what the visit had not already fetched before paint; the service ' +
+      'worker\'s script and the build files it fetched itself are listed apart. "Only when used": ' +
+      'build files the visit neither fetched nor precached (source maps left out). "On the wire": the bodies as they ' +
+      'travelled (the emulator\'s answers uncompressed). "Repeat visit over the network": the requests the warm visit ' +
+      'still sent (revalidations included; not those the HTTP cache or a service worker answered).',
   );
   out.push('');
   const firstRuns = results.details.filter((/** @type {any} */ d) => d.run === 1);
   out.push(
     table(
-      ['N', 'Page', 'Before first paint: assets', 'Before first paint: API', 'Before first paint: all', 'Later in the visit', 'Precache (not fetched before paint)', 'Only when used', 'Repeat visit over the network', 'Service worker'],
+      ['N', 'Page', 'Before first paint: assets', 'Before first paint: API', 'Before first paint: all', 'Later in the visit', 'Precache (not fetched before paint)', 'Service worker script and its own fetches', 'Only when used', 'Repeat visit over the network', 'Service worker'],
       firstRuns.map((/** @type {any} */ d) => [
         d.n.toLocaleString('en'),
         d.page,
         sizes(d.bytes.beforeFirstPaint.assets),
         sizes(d.bytes.beforeFirstPaint.api),
-        sizes(d.bytes.beforeFirstPaint.all),
+        `${sizes(d.bytes.beforeFirstPaint.all)}; ${(d.bytes.beforeFirstPaint.wireBytes / 1000).toFixed(1)} on the wire`,
         sizes(d.bytes.afterFirstPaint.all),
         `${sizes(d.bytes.precache.all)} (${sizes(d.bytes.precache.extra)})`,
+        d.serviceWorker ? `${sizes(d.bytes.serviceWorker.all)}; ${(d.serviceWorkerWireBytes / 1000).toFixed(1)} kB on the wire` : '–',
         sizes(d.bytes.onlyWhenUsed.all),
-        sizes(d.networkLater.repeat),
+        `${d.networkLater.repeat.requests} requests, ${(d.networkLater.repeat.wireBytes / 1000).toFixed(1)} kB on the wire`,
         d.serviceWorker ? `yes (${d.workersThrottled} worker(s) throttled)` : 'none',
       ]),
     ),

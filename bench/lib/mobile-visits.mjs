@@ -72,19 +72,20 @@ async function visit(page, url, timeoutMs) {
  */
 async function settle(page, timeoutMs) {
   await page.waitForLoadState('networkidle', { timeout: timeoutMs }).catch(() => undefined);
-  const registered = await page
+  const scriptUrl = await page
     .evaluate(async (limit) => {
-      if (!('serviceWorker' in navigator)) return false;
+      if (!('serviceWorker' in navigator)) return null;
       const registration = await navigator.serviceWorker.getRegistration();
-      if (!registration) return false;
+      if (!registration) return null;
       await Promise.race([navigator.serviceWorker.ready, new Promise((resolve) => setTimeout(resolve, limit))]);
-      return true;
+      const worker = registration.active ?? registration.waiting ?? registration.installing;
+      return worker?.scriptURL ?? null;
     }, timeoutMs)
-    .catch(() => false);
-  if (registered) await page.waitForLoadState('networkidle', { timeout: timeoutMs }).catch(() => undefined);
+    .catch(() => null);
+  if (scriptUrl !== null) await page.waitForLoadState('networkidle', { timeout: timeoutMs }).catch(() => undefined);
   // Writes after the last response (an IndexedDB copy of the entries) get a moment to land.
   await page.waitForTimeout(1000);
-  return registered;
+  return scriptUrl;
 }
 
 /**
@@ -123,8 +124,9 @@ async function readCaches(page) {
  * @property {ReturnType<typeof accountFirstVisit>} bytes
  * @property {boolean} serviceWorker             the page registered one during the first visit
  * @property {number} workersThrottled
- * @property {{ repeat: import('./byte-accounting.mjs').Sizes, offline: import('./byte-accounting.mjs').Sizes }} networkLater
- *           what the repeat and offline visits still fetched over the network
+ * @property {number} serviceWorkerWireBytes   what the service worker's own fetches carried over the wire
+ * @property {Record<'repeat' | 'offline', import('./byte-accounting.mjs').Sizes & { requests: number, wireBytes: number }>} networkLater
+ *           what the repeat and offline visits still asked of the network
  */
 
 /**
@@ -169,6 +171,8 @@ export async function measureMobileVisits({ url, timeoutMs, buildFiles }) {
           const responseUrl = new URL(request.url());
           if (responseUrl.protocol === 'data:' || responseUrl.protocol === 'blob:') return null;
           const timing = request.timing();
+          // What crossed the network: 0 for an answer from the HTTP cache; a 304 revalidation still cost a round trip.
+          const wire = await request.sizes().then((sizes) => sizes.responseBodySize).catch(() => 0);
           const endWallMs = timing.responseEnd >= 0 ? timing.startTime + timing.responseEnd : arrived;
           /** @type {import('./byte-accounting.mjs').ResponseRecord['kind']} */
           const kind = responseUrl.origin === origin ? assetKind(responseUrl.pathname, response.headers()['content-type'] ?? '') : 'api';
@@ -178,6 +182,8 @@ export async function measureMobileVisits({ url, timeoutMs, buildFiles }) {
             endWallMs,
             byServiceWorker: request.serviceWorker() !== null,
             fromServiceWorker: response.fromServiceWorker(),
+            network: !response.fromServiceWorker() && (wire > 0 || response.status() === 304),
+            wireBytes: wire,
             ...compressedSizes(body, kind === 'api' ? 'other' : kind),
           };
         })().catch(() => null),
@@ -186,7 +192,7 @@ export async function measureMobileVisits({ url, timeoutMs, buildFiles }) {
 
     const first = await visit(page, url, timeoutMs);
     if (first.error) problems.push(`first visit: ${first.error}`);
-    const serviceWorker = await settle(page, timeoutMs);
+    const serviceWorkerScript = await settle(page, timeoutMs);
     await profile.setCpuRate(1); // reading the caches is the harness's work, not the page's
     const precache = await readCaches(page).catch((/** @type {Error} */ error) => {
       problems.push(`reading Cache Storage: ${error.message.split('\n')[0]}`);
@@ -203,9 +209,16 @@ export async function measureMobileVisits({ url, timeoutMs, buildFiles }) {
     phase = 'offline';
     await profile.setOffline(true);
     const offline = await visit(page, url, Math.min(timeoutMs, 20_000));
-    const network = async (/** @type {'repeat' | 'offline'} */ which) =>
-      (await Promise.all(records[which])).filter((r) => r !== null && !r.fromServiceWorker);
-    const bytes = accountFirstVisit({ responses: firstResponses, firstPaintWallMs: first.paintWallMs, precache, buildFiles });
+    /** What a later visit still asked of the network: requests (revalidations included) and body bytes on the wire. */
+    const network = async (/** @type {'repeat' | 'offline'} */ which) => {
+      const fetched = /** @type {import('./byte-accounting.mjs').ResponseRecord[]} */ ((await Promise.all(records[which])).filter((r) => r !== null && r.network));
+      return { requests: fetched.length, wireBytes: fetched.reduce((sum, r) => sum + r.wireBytes, 0), ...totalOf(fetched.filter((r) => r.wireBytes > 0)) };
+    };
+    const serviceWorkerUrls = [
+      ...(serviceWorkerScript === null ? [] : [serviceWorkerScript]),
+      ...profile.workerResponses().map((r) => r.url),
+    ].filter((u) => u.startsWith(origin));
+    const bytes = accountFirstVisit({ responses: firstResponses, firstPaintWallMs: first.paintWallMs, precache, buildFiles, serviceWorkerUrls });
     return {
       run: {
         firstMs: first.firstCardMs !== null && first.firstCardMs <= timeoutMs ? first.firstCardMs : null,
@@ -217,9 +230,10 @@ export async function measureMobileVisits({ url, timeoutMs, buildFiles }) {
         problems,
       },
       bytes,
-      serviceWorker,
+      serviceWorker: serviceWorkerScript !== null,
+      serviceWorkerWireBytes: profile.workerResponses().reduce((sum, r) => sum + r.wireBytes, 0),
       workersThrottled: profile.workersThrottled(),
-      networkLater: { repeat: totalOf(/** @type {any[]} */ (await network('repeat'))), offline: totalOf(/** @type {any[]} */ (await network('offline'))) },
+      networkLater: { repeat: await network('repeat'), offline: await network('offline') },
     };
   } finally {
     await context.close().catch(() => undefined);
