@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startEmulator } from '../../scripts/lib/emulator.mjs';
 import { assetKind, compressedSizes } from './assets.mjs';
+import { startCompressingProxy } from './compressing-proxy.mjs';
 import { chromiumVersion } from './browser.mjs';
 import { cleanups, gitState } from './bench.mjs';
 import { MOBILE_PROFILE, MOBILE_VIEWPORT } from './mobile-profile.mjs';
@@ -47,7 +48,11 @@ export async function runMobileBenchmark(options) {
   const backend = { url: emulator.url, anonKey: emulator.anonKey, serviceRoleKey: emulator.serviceRoleKey };
   log(`emulator at ${emulator.url} (pid ${emulator.child.pid})`);
 
-  const pageEnv = { VITE_SUPABASE_URL: backend.url, VITE_SUPABASE_ANON_KEY: backend.anonKey, VITE_LOGBOOK_OPEN: 'true' };
+  // The pages reach the emulator through a compressing proxy, as a hosted project's API is reached through its CDN.
+  const api = await startCompressingProxy(emulator.url);
+  cleanups.push(() => api.stop());
+  log(`the pages' API: ${api.url}, compressing the emulator's answers`);
+  const pageEnv = { VITE_SUPABASE_URL: api.url, VITE_SUPABASE_ANON_KEY: backend.anonKey, VITE_LOGBOOK_OPEN: 'true' };
   const outDirs = { ours: path.join(temp, 'ours'), peer: path.join(temp, 'peer') };
   log('building both pages (production builds, logbook open)');
   await buildOurs(outDirs.ours, pageEnv);

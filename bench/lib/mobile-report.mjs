@@ -50,7 +50,8 @@ export function renderMobileMarkdown(results) {
       `(\`Network.emulateNetworkConditions\`), CPU ${profile.cpuSlowdown}× slower (\`Emulation.setCPUThrottlingRate\`); ` +
       `viewport ${results.viewport.width}×${results.viewport.height}, touch. Both pages are production builds served as a static host serves ` +
       'them: brotli (or gzip) for HTML, JS, CSS and wasm, hashed assets cached for a year, the rest revalidated. ' +
-      'The emulator does not compress its answers. Each run is a fresh browser profile: a first visit (cold caches), ' +
+      'The pages reach the emulator through a proxy that compresses its answers (brotli 5, else gzip 6), as a hosted ' +
+      'project\'s CDN does. Each run is a fresh browser profile: a first visit (cold caches), ' +
       'then, once it has settled (service worker active, network quiet), a second navigation (warm caches), then one more ' +
       'with the network offline. Times run from navigation start to the first frame painted with an entry card.',
   );
@@ -87,7 +88,7 @@ export function renderMobileMarkdown(results) {
       '(Cache Storage after the visit), and of it what the visit had not already fetched before paint; the service ' +
       'worker\'s script and the build files it fetched itself are listed apart. "Only when used": ' +
       'build files the visit neither fetched nor precached (source maps left out). "On the wire": the bodies as they ' +
-      'travelled (the emulator\'s answers uncompressed). "Repeat visit over the network": the requests the warm visit ' +
+      'travelled. "Repeat visit over the network": the requests the warm visit ' +
       'still sent (revalidations included; not those the HTTP cache or a service worker answered).',
   );
   out.push('');
