@@ -244,7 +244,8 @@ export function renderWasmFunctions({ named, shipped, shippedPath, top = 60, hea
     `The page's wasm as served (\`${shippedPath}\`): ${kB(shipped.totalBytes)} raw, code section ${kB(codeOf(shipped))}, data ${kB(shipped.dataBytes)}, ` +
       `${shipped.functions.length} functions. Its names are stripped, so the functions are named from a twin built the same way ` +
       `(release profile, the page's features, wasm-bindgen, wasm-opt -Oz) with \`-g\`: code section ${kB(code)}, ` +
-      `${named.functions.length} functions. Sizes are each body's bytes in the code section (twiggy's shallow size), before compression.`,
+      `${named.functions.length} functions. Sizes are each body's bytes in the code section (twiggy's shallow size), before compression. ` +
+      'wasm-opt inlines and merges functions: a body carries the name of the function it began as, and what was inlined into it counts as its bytes.',
   );
   out.push('');
   out.push('## Sections');
