@@ -1,7 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { openDeviceCopy, type DeviceCopy } from '../device-copy/copy-store';
+import { plainRows } from '../device-copy/plain-rows';
 import { useEntryListMemory } from './entry-list-memory';
 import { startEntryPages } from './entry-pages';
-import type { EntryRows, Shown } from './entry-types';
+import type { EntryList, EntryRows, Shown } from './entry-types';
 import { takePrefetched } from './prefetch-entries';
 
 /** The list before the first page arrives. Its readers are never called: it has no rows. */
@@ -17,9 +19,20 @@ function noRow(): never {
   throw new RangeError('index out of range: the list has 0 entries');
 }
 
+/** How the first read of this visit stands. */
+export type ReadState = 'loading' | 'loaded' | 'failed';
+
 export interface LogEntriesState {
-  /** What is shown: the entries read so far, newest first; empty until the first page arrives. */
+  /**
+   * What is shown: the entries read so far, newest first; until the first page arrives, the entries kept on this
+   * device (empty without them).
+   */
   readonly entries: EntryRows;
+  /** Whether `entries` are the device's copy (no page of this visit has arrived yet). */
+  readonly fromDevice: boolean;
+  /** When the device's copy was last brought up to date (ms since the epoch), or null without one. */
+  readonly updatedAt: number | null;
+  readonly read: ReadState;
   /** Reads the list again; the newest read wins. */
   readonly reload: () => void;
 }
@@ -33,6 +46,10 @@ export interface LogEntriesState {
  */
 export function useLogEntries(): LogEntriesState {
   const [shown, setShown] = useState<Shown | null>(null);
+  const [kept, setKept] = useState<EntryRows | null>(null);
+  const [updatedAt, setUpdatedAt] = useState<number | null>(null);
+  const [read, setRead] = useState<ReadState>('loading');
+  const copy = useRef<Promise<DeviceCopy | null> | null>(null);
   const { latest, show, release } = useEntryListMemory(shown);
   const latestRequest = useRef(0);
   const mounted = useRef(false);
@@ -59,11 +76,16 @@ export function useLogEntries(): LogEntriesState {
       });
       pages.done.then(
         (all) => {
-          if (current()) display({ rows: all, lists: [all] });
-          else release(all);
+          if (!current()) return release(all);
+          display({ rows: all, lists: [all] });
+          setRead('loaded');
+          keepOnDevice(copy.current, all, (at) => {
+            if (mounted.current) setUpdatedAt(at);
+          });
         },
         (error: unknown) => {
           console.error('Error fetching logs:', error);
+          if (current()) setRead((before) => (before === 'loading' ? 'failed' : before));
         },
       );
     },
@@ -74,11 +96,43 @@ export function useLogEntries(): LogEntriesState {
 
   useEffect(() => {
     mounted.current = true;
+    copy.current ??= openDeviceCopy();
+    void copy.current
+      .then((opened) => opened?.read())
+      .then((found) => {
+        if (!mounted.current || !found) return;
+        setKept(plainRows(found.entries));
+        setUpdatedAt((at) => at ?? found.updatedAt);
+      })
+      .catch(() => undefined);
     load(true);
     return () => {
       mounted.current = false;
     };
   }, [load]);
 
-  return { entries: shown?.rows ?? NO_ENTRIES, reload };
+  return {
+    entries: shown?.rows ?? kept ?? NO_ENTRIES,
+    fromDevice: shown === null && kept !== null,
+    updatedAt,
+    read,
+    reload,
+  };
+}
+
+/**
+ * Replaces the device's copy with a whole read, in the background; `onKept` gets the time it was brought up to
+ * date. A full quota or a closed database keeps the page on memory alone.
+ */
+function keepOnDevice(copy: Promise<DeviceCopy | null> | null, all: EntryList, onKept: (updatedAt: number) => void): void {
+  if (copy === null) return;
+  const entries = all.toArray();
+  const updatedAt = Date.now();
+  void copy
+    .then(async (opened) => {
+      if (opened === null) return;
+      await opened.replace(entries, updatedAt);
+      onKept(updatedAt);
+    })
+    .catch(() => undefined);
 }
