@@ -1,33 +1,62 @@
 /// <reference types="vitest/config" />
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, loadEnv } from 'vite';
 import wasm from 'vite-plugin-wasm';
+import { precompress } from './build/precompress.ts';
+import { prerenderLogbook } from './build/prerender-logbook.ts';
 import { prerenderTeaser } from './build/prerender-teaser.ts';
 import { productionPage } from './build/production-page.ts';
+import { serviceWorker } from './build/service-worker.ts';
 
 const fromHere = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const clientPackageDir = fromHere('../wasm/pkg');
 
-export default defineConfig({
-  plugins: [wasm(), react(), prerenderTeaser(), productionPage({ clientPackageDir })],
-  resolve: {
-    alias: {
-      '@': fromHere('./src'),
-      // The wasm-pack output is consumed in place, not through npm linking (see the brief's contract).
-      // The page's build of the client: no auth, no benchmark export (see scripts/build-wasm.sh).
-      'geocache-client': fromHere('../wasm/pkg-logbook'),
+export default defineConfig(({ mode }) => {
+  // The same switch the page reads (src/config/env.ts): anything but "true" is the teaser. The environment wins
+  // over app/.env files, as for the page.
+  const logbookOpen = loadEnv(mode, fromHere('.'), 'VITE_').VITE_LOGBOOK_OPEN === 'true';
+  return {
+    plugins: [
+      wasm(),
+      react(),
+      prerenderTeaser(),
+      productionPage({ clientPackageDir }),
+      prerenderLogbook({ logbookOpen }),
+      serviceWorker({ logbookOpen }),
+      precompress(),
+    ],
+    resolve: {
+      alias: {
+        '@': fromHere('./src'),
+        // The wasm-pack output is consumed in place, not through npm linking (see the brief's contract).
+        // The page's build of the client: no auth, no benchmark export (see scripts/build-wasm.sh).
+        'geocache-client': fromHere('../wasm/pkg-logbook'),
+      },
     },
-  },
-  server: { host: '127.0.0.1' },
-  preview: { host: '127.0.0.1' },
-  test: {
-    environment: 'jsdom',
-    include: ['src/**/*.test.{ts,tsx}', 'build/**/*.test.ts'],
-    setupFiles: ['./src/testing/setup-tests.ts'],
-    // Stylesheets are applied so tests can check the text-wrapping rules that keep hostile input readable.
-    css: true,
-    // A zone far from UTC makes "shown in local time" observable.
-    env: { TZ: 'Pacific/Auckland' },
-  },
+    build: {
+      rolldownOptions: {
+        output: {
+          codeSplitting: {
+            // The configuration and the page's texts, used by the entry and by the lazily loaded chunks alike, in one
+            // chunk of their own. Rolldown does not merge shared modules into the entry when a module awaits at top
+            // level (the wasm client does), and would otherwise split each into a chunk named after it: the teaser
+            // would then load "logbook-title-*.js" for the one string it does not show.
+            groups: [{ name: 'page-config', test: /\/app\/src\/(config|content)\// }],
+          },
+        },
+      },
+    },
+    server: { host: '127.0.0.1' },
+    preview: { host: '127.0.0.1' },
+    test: {
+      environment: 'jsdom',
+      include: ['src/**/*.test.{ts,tsx}', 'build/**/*.test.ts'],
+      setupFiles: ['./src/testing/setup-tests.ts'],
+      // Stylesheets are applied so tests can check the text-wrapping rules that keep hostile input readable.
+      css: true,
+      // A zone far from UTC makes "shown in local time" observable.
+      env: { TZ: 'Pacific/Auckland' },
+    },
+  };
 });

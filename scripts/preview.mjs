@@ -2,7 +2,8 @@
 // @ts-check
 // `npm run preview`: the production build, served as a static host would (`vite preview`), against the emulator
 // (or SUPABASE_URL and SUPABASE_PUBLISHABLE_KEY or SUPABASE_ANON_KEY, as for npm start). The build goes to a temporary folder, never app/dist, so
-// a build made for a hosted project is not overwritten. Stops everything on Ctrl-C/SIGTERM.
+// a build made for a hosted project is not overwritten. The build's precompressed copies (.br, .gz) are served by the
+// request's Accept-Encoding, the wasm client included (app/build/precompress.ts). Stops everything on Ctrl-C/SIGTERM.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -13,7 +13,7 @@ function directives(policy: string): Record<string, string[]> {
 }
 
 describe('contentSecurityPolicy', () => {
-  it('allows the page\'s own scripts, wasm compilation and connections to itself and the backend only', () => {
+  it('allows the page\'s own scripts, manifest and worker, wasm compilation and connections to itself and the backend only', () => {
     expect(directives(contentSecurityPolicy('https://abc.supabase.co'))).toEqual({
       'default-src': ["'none'"],
       'script-src': ["'self'", "'wasm-unsafe-eval'"],
@@ -21,6 +21,8 @@ describe('contentSecurityPolicy', () => {
       'img-src': ["'self'", 'data:'],
       'font-src': ["'self'"],
       'connect-src': ["'self'", 'https://abc.supabase.co'],
+      'manifest-src': ["'self'"],
+      'worker-src': ["'self'"],
       'object-src': ["'none'"],
       'base-uri': ["'none'"],
       'form-action': ["'none'"],

@@ -4,7 +4,8 @@
  * - scripts: only the page's own files, plus WebAssembly compilation ('wasm-unsafe-eval', which allows compiling
  *   wasm and nothing else: no eval, no inline script);
  * - connections: the page's origin (the wasm file is fetched) and the backend's origin;
- * - styles, fonts and images: the page's own files (images also `data:`, for the empty favicon in index.html).
+ * - styles, fonts and images: the page's own files (images also `data:`, for the empty favicon in index.html);
+ * - the web app manifest and the service worker: the page's own files (manifest.webmanifest, service-worker.js).
  * `frame-ancestors` is not allowed in a meta tag; a host that can set headers may add it there.
  */
 export function contentSecurityPolicy(backendOrigin: string | null): string {
@@ -15,6 +16,8 @@ export function contentSecurityPolicy(backendOrigin: string | null): string {
     ['img-src', "'self'", 'data:'],
     ['font-src', "'self'"],
     ['connect-src', "'self'", ...(backendOrigin === null ? [] : [backendOrigin])],
+    ['manifest-src', "'self'"],
+    ['worker-src', "'self'"],
     ['object-src', "'none'"],
     ['base-uri', "'none'"],
     ['form-action', "'none'"],

@@ -105,6 +105,8 @@ describe('npm run build with a hosted project configured and the logbook open', 
       'img-src': ["'self'", 'data:'],
       'font-src': ["'self'"],
       'connect-src': ["'self'", BACKEND],
+      'manifest-src': ["'self'"],
+      'worker-src': ["'self'"],
       'object-src': ["'none'"],
       'base-uri': ["'none'"],
       'form-action': ["'none'"],
@@ -120,7 +122,8 @@ describe('npm run build with a hosted project configured and the logbook open', 
   test('every asset has a content hash in its name', async () => {
     const assets = await readdir(path.join(outDir, 'assets'));
     assert.ok(assets.some((name) => name.endsWith('.wasm')), `the wasm client is an asset: ${assets.join(', ')}`);
-    for (const name of assets) assert.match(name, /^[\w.-]+-[\w-]{8}\.(js|css|wasm)$/, name);
+    // Each with its precompressed copies (app/build/precompress.ts).
+    for (const name of assets) assert.match(name, /^[\w.-]+-[\w-]{8}\.(js|css|wasm)(\.br|\.gz)?$/, name);
   });
 
   test('the teaser (index.html and everything it loads up front) never references the wasm client', async () => {

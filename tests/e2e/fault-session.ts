@@ -359,7 +359,10 @@ export class FaultSession {
       if (latest.result === 'ok') return equal(shown, newestFirst(this.expectedStored(shown))) ? 'loaded' : seen;
       // A retried read may fail and be sent again: only a logged error ends the load then.
       if (loads === 'retried' && this.fetchErrors(since) === 0) return seen;
-      return this.fetchErrors(since) > 0 && equal(shown, kept) ? 'failed' : seen;
+      // A failed page leaves what is shown: the list from before the load, or the pages read before the failed one,
+      // which here (fewer entries than a page) already hold every entry.
+      const freshPagesShown = reads.some((read) => read.result === 'ok') && equal(shown, newestFirst(this.expectedStored(shown)));
+      return this.fetchErrors(since) > 0 && (equal(shown, kept) || freshPagesShown) ? 'failed' : seen;
     };
     let settled = '';
     await expect

@@ -8,7 +8,7 @@ import { consoleErrorLabels, expect, loggedError, logbookPage, test, type PageRe
 /** The wasm binary, as the page fetches it (dev: wasm/pkg-logbook via /@fs/; production: /assets/*.wasm). */
 const isWasmBinary = (request: Request) => request.resourceType() === 'fetch' && new URL(request.url()).pathname.endsWith('.wasm');
 /** The logbook component's module (dev) or chunk (production): the code main.tsx and App.tsx import lazily. */
-const LOGBOOK_CODE = /\/(src\/features\/logbook\/components\/logbook\.tsx|assets\/logbook-[\w-]+\.js)$/;
+const LOGBOOK_CODE = /\/(src\/features\/logbook\/components\/logbook\.tsx|assets\/logbook-[\w-]{8}\.js)$/;
 /** React's entry module (dev) or chunk (production), which main.tsx imports to render the logbook. */
 const RENDER_APP_CODE = /\/(src\/app\/render-app\.tsx|assets\/render-app-[\w-]+\.js)$/;
 const pathOf = (url: URL | string) => new URL(url).pathname;

@@ -100,6 +100,18 @@ describe('the entry point', () => {
     await vi.waitFor(() => expect(renderApp).toHaveBeenCalledExactlyOnceWith(document.getElementById('root')));
   });
 
+  it('with the logbook open, renders over the prerendered logbook only once the logbook\'s code is there', async () => {
+    env.logbookOpen = true;
+    let loadedLogbook: (component: () => null) => void = () => undefined;
+    loadLogbook.mockReturnValue(new Promise((resolve) => (loadedLogbook = resolve)));
+    await start('prerendered teaser');
+    expect(loaded.renderApp).toBe(1);
+    expect(renderApp).not.toHaveBeenCalled();
+    expect(document.querySelector('main')).toHaveTextContent('text');
+    loadedLogbook(() => null);
+    await vi.waitFor(() => expect(renderApp).toHaveBeenCalledExactlyOnceWith(document.getElementById('root')));
+  });
+
   it('leaves a failed early load of the logbook to the page (no unhandled rejection, nothing logged here)', async () => {
     env.logbookOpen = true;
     loadLogbook.mockRejectedValue(fetchFailure('logbook'));
@@ -132,8 +144,8 @@ describe('the entry point when React cannot be loaded', () => {
     failures.renderApp = null;
     await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
     await waitFor(() => expect(renderApp).toHaveBeenCalledExactlyOnceWith(root));
-    // The message is cleared before React renders into #root.
-    expect(root).toBeEmptyDOMElement();
+    // React replaces the message in its first commit (render-app.test.tsx), so nothing blank is shown between.
+    expect(screen.getByRole('alert')).toBeInTheDocument();
   });
 
   it('with the teaser not prerendered, says the page could not be loaded', async () => {

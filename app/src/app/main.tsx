@@ -14,10 +14,9 @@ if (!root) throw new Error('index.html has no #root element');
 // (the logbook, or a teaser that was not prerendered) is rendered by React, loaded only then.
 if (env.logbookOpen || !root.firstElementChild) {
   if (env.logbookOpen) {
-    // Loads the logbook's code and the wasm client while React loads, and starts the first request
-    // as soon as the client is ready, instead of after React has rendered the logbook. If either
+    // Starts the first request as soon as the client is ready, instead of after React has rendered the
+    // logbook (renderPage loads the logbook's code and the wasm client while React loads). If either
     // fails, the logbook's own load (App.tsx) tries again and reports it.
-    loadLogbook().catch(() => undefined);
     import('@/features/logbook/api/prefetch-entries').then(
       ({ prefetchLogEntries }) => prefetchLogEntries(),
       () => undefined,
@@ -26,14 +25,27 @@ if (env.logbookOpen || !root.firstElementChild) {
   renderPage(root);
 }
 
-/** Loads React and renders the page; if that fails, says so in `root` (as text) and offers to try again. */
+// The production build's service worker keeps the logbook for offline visits. Compared here rather than through
+// env so the teaser's build leaves the registration code out entirely.
+if (import.meta.env.PROD && import.meta.env.VITE_LOGBOOK_OPEN === 'true' && 'serviceWorker' in navigator) {
+  import('./service-worker/register-service-worker').then(
+    ({ registerServiceWorker }) => registerServiceWorker(),
+    (error: unknown) => console.error('Error registering the service worker:', error),
+  );
+}
+
+/**
+ * Loads React and renders the page; if that fails, says so in `root` (as text) and offers to try again. With the
+ * logbook open, the logbook's code is awaited too, so the first render draws the logbook itself: React replaces
+ * what `root` holds (the logbook prerendered by the build, or a failure shown before) in that one commit, and the
+ * prerendered form is never replaced by an empty page first.
+ */
 function renderPage(root: HTMLElement): void {
-  import('./render-app').then(
-    ({ renderApp }) => {
-      // Clears a failure shown before.
-      root.replaceChildren();
-      renderApp(root);
-    },
+  // Loaded at the same time as React. A logbook that fails to load is reported by the page itself (App.tsx),
+  // which loads it again.
+  const logbook = env.logbookOpen ? loadLogbook().catch(() => undefined) : undefined;
+  Promise.all([import('./render-app'), logbook]).then(
+    ([{ renderApp }]) => renderApp(root),
     (error: unknown) => {
       console.error('Error loading the page:', error);
       showPageFailure(root, {

@@ -8,5 +8,6 @@ import { LayoutStore, type ListLayout } from './layout-store';
  */
 export function useListLayout(list: HTMLUListElement | null): ListLayout {
   const store = useMemo(() => new LayoutStore(list), [list]);
-  return useSyncExternalStore(store.subscribe, store.snapshot);
+  // The same snapshot on the server: the build prerenders the logbook before any list is laid out.
+  return useSyncExternalStore(store.subscribe, store.snapshot, store.snapshot);
 }

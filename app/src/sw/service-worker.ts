@@ -1,0 +1,26 @@
+/// <reference lib="webworker" />
+// The page's service worker (production builds with the logbook open; app/build/service-worker.ts). It keeps the
+// page itself (index.html, the hashed scripts and styles, the wasm client, the manifest and icons) so the page
+// loads without a network. Caching is Workbox's: the build injects the list of files with their revisions.
+import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
+import { NavigationRoute, registerRoute } from 'workbox-routing';
+
+declare const self: ServiceWorkerGlobalScope;
+
+// Only the build's own files are answered, by their same-origin URLs. Every other request, the backend's above
+// all, is left to the network: the entries the visitor has seen are kept by the page, not here.
+precacheAndRoute(self.__WB_MANIFEST);
+// A new build's worker removes the caches of Workbox versions it no longer reads.
+cleanupOutdatedCaches();
+// Navigations within the site get the cached index.html, so a reload works offline.
+registerRoute(new NavigationRoute(createHandlerBoundToURL('index.html')));
+
+// A new build's worker waits until the visitor accepts it ("Reload" in the page, through workbox-window's
+// messageSkipWaiting), so a page is never swapped under files it still loads lazily.
+self.addEventListener('message', (event: ExtendableMessageEvent) => {
+  if ((event.data as { type?: unknown } | null)?.type === 'SKIP_WAITING') void self.skipWaiting();
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Background work of the logbook itself (such as sending signs kept while offline) is added below this line, by
+// importing it from src/features/logbook. Nothing above depends on it.

@@ -1,0 +1,287 @@
+// The production build as an installable, offline page: the open logbook's title, form and heading are in the
+// served HTML (painted before any script, shown with JavaScript off), a service worker keeps the page's own files
+// (never the backend's answers) so a reload works offline, a new deploy is picked up, the manifest is valid, the
+// wasm travels compressed, and the teaser's build registers no worker and retires the logbook's.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { findFreePort } from '../../scripts/lib/ports.mjs';
+import { startVitePreview, type RunningVite } from '../../scripts/lib/vite.mjs';
+import type { RunningEmulator } from '../../scripts/lib/emulator.mjs';
+import { expect, logbookPage, test } from './fixtures.ts';
+
+test.skip(({ pageServer }) => pageServer !== 'production', 'checks the production build (project "production")');
+
+const UPDATE_TEXT = 'A new version is available.';
+
+/** Waits until the page's service worker is active, and returns its script's URL. */
+async function activeWorker(page: Page): Promise<string> {
+  return page.evaluate(async () => {
+    const registration = await navigator.serviceWorker.ready;
+    return registration.active?.scriptURL ?? '';
+  });
+}
+
+/** Every URL the page's origin keeps in Cache Storage. */
+async function cachedUrls(page: Page): Promise<string[]> {
+  return page.evaluate(async () => {
+    const urls: string[] = [];
+    for (const name of await caches.keys()) {
+      const cache = await caches.open(name);
+      urls.push(...(await cache.keys()).map((request) => request.url));
+    }
+    return urls;
+  });
+}
+
+/** The entry script a build's index.html loads (its hashed name differs between builds of different code). */
+async function entryScript(outDir: string): Promise<string> {
+  const html = await readFile(path.join(outDir, 'index.html'), 'utf8');
+  const src = /<script type="module" crossorigin src="([^"]+)"/.exec(html)?.[1];
+  if (src === undefined) throw new Error(`${outDir}/index.html has no module script`);
+  return src;
+}
+
+/** The entry script the document in `page` was loaded with. */
+function shownEntryScript(page: Page): Promise<string | null | undefined> {
+  return page.evaluate(() => document.querySelector('script[type="module"]')?.getAttribute('src'));
+}
+
+/** A build of the page for `emulator`, the logbook open or closed; `timeoutMs` makes two builds differ in code. */
+function pageEnv(emulator: RunningEmulator, logbookOpen: boolean, timeoutMs = 30_000): Record<string, string> {
+  return {
+    VITE_SUPABASE_URL: emulator.url,
+    VITE_SUPABASE_PUBLISHABLE_KEY: emulator.publishableKey,
+    VITE_LOGBOOK_OPEN: String(logbookOpen),
+    VITE_REQUEST_TIMEOUT_MS: String(timeoutMs),
+  };
+}
+
+/** Serves builds on one port in turn, as a host serves one deploy after another at one address. */
+function deploys() {
+  let port: number | undefined;
+  let running: RunningVite | undefined;
+  return {
+    async serve(outDir: string): Promise<string> {
+      await running?.stop();
+      port ??= await findFreePort();
+      running = await startVitePreview({ outDir, port });
+      return running.url;
+    },
+    stop: () => running?.stop(),
+  };
+}
+
+test.describe('the open logbook', () => {
+  test('is in the served HTML: with JavaScript off, the title, the form (disabled) and the heading show', async ({ browser, stack }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false, baseURL: stack.vite.url });
+    try {
+      const page = await context.newPage();
+      await page.goto('/');
+      const logbook = logbookPage(page);
+      await expect(logbook.heading).toBeVisible();
+      await expect(logbook.entriesHeading).toBeVisible();
+      for (const control of [logbook.name, logbook.message, logbook.submit]) {
+        await expect(control).toBeVisible();
+        await expect(control).toBeDisabled();
+      }
+      // Styled by the stylesheets linked from the HTML (the logbook's own too), not by a script.
+      expect(await page.evaluate(() => getComputedStyle(document.querySelector('main.logbook') ?? document.body).maxWidth)).toBe('672px');
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('is taken over by the page: the same form, enabled, and no second copy', async ({ page }) => {
+    await page.goto('/');
+    const logbook = logbookPage(page);
+    await expect(logbook.submit).toBeEnabled();
+    await expect(logbook.name).toBeEnabled();
+    await expect(page.locator('main.logbook')).toHaveCount(1);
+    await expect(page.locator('form')).toHaveCount(1);
+  });
+
+  test('reloads offline after a first visit: the title and the form are shown', async ({ page, context }) => {
+    await page.goto('/');
+    await expect(logbookPage(page).submit).toBeEnabled();
+    expect(await activeWorker(page)).toMatch(/\/service-worker\.js$/);
+
+    await context.setOffline(true);
+    await page.reload();
+    const logbook = logbookPage(page);
+    await expect(logbook.heading).toBeVisible();
+    await expect(logbook.entriesHeading).toBeVisible();
+    // The page's own form (the logbook's code and the wasm client came from the worker's cache).
+    await expect(logbook.submit).toBeEnabled();
+    await expect(logbook.name).toBeEnabled();
+  });
+
+  test('its worker answers the page\'s own files and never the backend', async ({ page, stack }) => {
+    await page.goto('/');
+    await activeWorker(page);
+    const responses: { url: string; fromWorker: boolean }[] = [];
+    page.on('response', (response) => responses.push({ url: response.url(), fromWorker: response.fromServiceWorker() }));
+    const read = page.waitForResponse((response) => response.url().includes('/rest/v1/geocache_logs'));
+    await page.reload();
+    expect((await read).status()).toBe(200);
+    await expect(logbookPage(page).submit).toBeEnabled();
+
+    const backendOrigin = new URL(stack.emulator.url).origin;
+    const pageOrigin = new URL(stack.vite.url).origin;
+    const backend = responses.filter(({ url }) => url.startsWith(backendOrigin));
+    expect(backend.length).toBeGreaterThan(0);
+    expect(backend.filter(({ fromWorker }) => fromWorker)).toEqual([]);
+    // The document and the wasm client came from the worker.
+    expect(responses.find(({ url }) => url === `${pageOrigin}/`)?.fromWorker).toBe(true);
+    expect(responses.find(({ url }) => /\/assets\/geocache_client_bg-[\w-]{8}\.wasm$/.test(url))?.fromWorker).toBe(true);
+
+    const cached = await cachedUrls(page);
+    expect(cached.some((url) => url.endsWith('.wasm'))).toBe(true);
+    expect(cached.some((url) => url.includes('/index.html'))).toBe(true);
+    for (const url of cached) expect(url.startsWith(`${pageOrigin}/`), url).toBe(true);
+
+    // Offline, a read of the backend fails instead of being answered from a cache.
+    await page.context().setOffline(true);
+    const outcome = await page.evaluate(async (url) => {
+      try {
+        return String((await fetch(`${url}/rest/v1/geocache_logs?select=*`)).status);
+      } catch (error) {
+        return (error as Error).name;
+      }
+    }, stack.emulator.url);
+    expect(outcome).toBe('TypeError');
+  });
+
+  test('is installable: the manifest is linked, served and valid, with its icons', async ({ page, stack }) => {
+    await page.goto('/');
+    const href = await page.locator('link[rel="manifest"]').getAttribute('href');
+    expect(href).toBe('/manifest.webmanifest');
+    await expect(page.locator('meta[name="theme-color"]')).toHaveAttribute('content', '#3d6b2f');
+
+    const cdp = await page.context().newCDPSession(page);
+    const manifest = (await cdp.send('Page.getAppManifest')) as { url: string; errors: unknown[]; data?: string };
+    expect(manifest.url).toBe(new URL('/manifest.webmanifest', stack.vite.url).href);
+    expect(manifest.errors).toEqual([]);
+    const data = JSON.parse(manifest.data ?? '{}') as { name: string; short_name: string; start_url: string; display: string; theme_color: string; icons: { src: string; sizes: string; purpose: string }[] };
+    expect(data).toMatchObject({ name: 'Geocache Signing Page', short_name: 'Geocache', start_url: '/', display: 'standalone', theme_color: '#3d6b2f' });
+    expect(data.icons.map(({ sizes, purpose }) => `${sizes} ${purpose}`)).toEqual(['192x192 any', '512x512 any', '512x512 maskable']);
+    for (const icon of data.icons) {
+      const response = await page.request.get(new URL(icon.src, manifest.url).href);
+      expect(response.status(), icon.src).toBe(200);
+      expect(response.headers()['content-type']).toBe('image/png');
+      const body = await response.body();
+      // The PNG header's width, which must match the size the manifest states.
+      expect(`${body.readUInt32BE(16)}x${body.readUInt32BE(20)}`).toBe(icon.sizes);
+    }
+  });
+
+  test('gets its wasm client compressed', async ({ page }) => {
+    const wasm = page.waitForResponse((response) => /\/assets\/geocache_client_bg-[\w-]{8}\.wasm$/.test(response.url()));
+    await page.goto('/');
+    const response = await wasm;
+    expect(response.fromServiceWorker()).toBe(false);
+    const headers = await response.allHeaders();
+    expect(headers['content-type']).toBe('application/wasm');
+    expect(headers['content-encoding']).toBe('br');
+    const sizes = await response.request().sizes();
+    expect(sizes.responseBodySize).toBeLessThan((await response.body()).length * 0.6);
+  });
+});
+
+test.describe('a new deploy', () => {
+  test.setTimeout(240_000);
+
+  let served: ReturnType<typeof deploys>;
+  test.beforeEach(() => {
+    served = deploys();
+  });
+  test.afterEach(async () => {
+    await served.stop();
+  });
+
+  async function twoBuilds(build: (env: Record<string, string>) => Promise<string>, emulator: RunningEmulator) {
+    const [first, second] = await Promise.all([build(pageEnv(emulator, true, 30_000)), build(pageEnv(emulator, true, 30_001))]);
+    const [firstEntry, secondEntry] = await Promise.all([entryScript(first), entryScript(second)]);
+    expect(firstEntry).not.toBe(secondEntry);
+    return { first, second, firstEntry, secondEntry };
+  }
+
+  test('is offered while the old one is open, and shown after "Reload"', async ({ page, productionSite, stack }) => {
+    const builds = await twoBuilds((env) => productionSite.build(env), stack.emulator);
+    const url = await served.serve(builds.first);
+    await page.goto(url);
+    await activeWorker(page);
+    expect(await shownEntryScript(page)).toBe(builds.firstEntry);
+
+    await served.serve(builds.second);
+    await page.reload();
+    // The open page still runs the old build (from the worker) and offers the new one.
+    const prompt = page.getByRole('status').filter({ hasText: UPDATE_TEXT });
+    await expect(prompt).toBeVisible();
+    expect(await shownEntryScript(page)).toBe(builds.firstEntry);
+
+    await prompt.getByRole('button', { name: 'Reload' }).click();
+    await expect.poll(() => shownEntryScript(page).catch(() => null)).toBe(builds.secondEntry);
+    await expect(logbookPage(page).submit).toBeEnabled();
+    await expect(prompt).toHaveCount(0);
+  });
+
+  test('is shown on the next visit once the old page is closed', async ({ context, productionSite, stack }) => {
+    const builds = await twoBuilds((env) => productionSite.build(env), stack.emulator);
+    const url = await served.serve(builds.first);
+    const first = await context.newPage();
+    await first.goto(url);
+    await activeWorker(first);
+
+    await served.serve(builds.second);
+    const second = await context.newPage();
+    await first.close();
+    await second.goto(url);
+    await expect(second.getByRole('status').filter({ hasText: UPDATE_TEXT })).toBeVisible();
+    await second.close();
+
+    const next = await context.newPage();
+    await expect
+      .poll(async () => {
+        await next.goto(url);
+        return shownEntryScript(next);
+      })
+      .toBe(builds.secondEntry);
+    await expect(logbookPage(next).submit).toBeEnabled();
+  });
+
+  test('of the teaser retires the logbook\'s worker: the teaser is shown, nothing is kept', async ({ context, productionSite, stack }) => {
+    const [logbook, teaser] = await Promise.all([productionSite.build(pageEnv(stack.emulator, true)), productionSite.build(pageEnv(stack.emulator, false))]);
+    const url = await served.serve(logbook);
+    const page = await context.newPage();
+    await page.goto(url);
+    await activeWorker(page);
+    expect((await cachedUrls(page)).length).toBeGreaterThan(0);
+
+    await served.serve(teaser);
+    await expect
+      .poll(async () => {
+        await page.goto(url);
+        return page.locator('main.teaser').count();
+      })
+      .toBe(1);
+    await expect.poll(() => page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length)).toBe(0);
+    await expect.poll(() => cachedUrls(page)).toEqual([]);
+  });
+});
+
+test.describe('the teaser', () => {
+  test.use({ logbookOpen: false });
+
+  test('registers no service worker, loads no registration code and precaches nothing', async ({ page, record, stack }) => {
+    await page.goto('/');
+    await expect(page.locator('main.teaser')).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length)).toBe(0);
+    expect(record.requests.filter((request) => /service-worker|workbox|register/.test(request))).toEqual([]);
+    // Its service-worker.js (for visitors who still run the logbook's) only removes itself and its caches.
+    const worker = await (await fetch(new URL('/service-worker.js', stack.vite.url))).text();
+    expect(worker).toContain('unregister');
+    expect(worker).not.toMatch(/precache|\.wasm|logbook/);
+  });
+});
