@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { deliverOutbox, OutboxDeliveryError } from './deliver';
+import { deliverOutbox, OUTBOX_CHANNEL, OutboxDeliveryError, withOutboxLock } from './deliver';
 import { openOutbox, type OutboxStore } from './outbox-store';
 import type { OutboxItem } from './plain-request';
 import { couldNotReachServer } from './queueable';
@@ -141,5 +141,24 @@ describe('openOutbox', () => {
     vi.stubGlobal('indexedDB', undefined);
     expect(await openOutbox()).toBeNull();
     vi.unstubAllGlobals();
+  });
+});
+
+describe('withOutboxLock', () => {
+  it('tells the other tabs only about a round that delivered or refused a sign', async () => {
+    const heard = vi.fn();
+    const channel = new BroadcastChannel(OUTBOX_CHANNEL);
+    channel.onmessage = heard;
+    try {
+      // Every tab runs a round as it opens: an empty one must not make every tab read the list again.
+      await withOutboxLock(() => Promise.resolve({ delivered: [], refused: [], waiting: 0 }));
+      await withOutboxLock(() => Promise.resolve({ delivered: [], refused: [], waiting: 2 }));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(heard).not.toHaveBeenCalled();
+      await withOutboxLock(() => Promise.resolve({ delivered: [item('a', 1)], refused: [], waiting: 0 }));
+      await vi.waitFor(() => expect(heard).toHaveBeenCalledTimes(1));
+    } finally {
+      channel.close();
+    }
   });
 });

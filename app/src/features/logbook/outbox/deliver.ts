@@ -98,13 +98,15 @@ interface LockManagerLike {
 
 /**
  * Runs `deliver` under the outbox's Web Lock where the platform has Web Locks (a second tab waits for the first
- * and then finds the outbox already sent), and tells every tab afterwards that the outbox changed.
+ * and then finds the outbox already sent), and tells every tab afterwards when the round delivered or refused a
+ * sign. A round that changed nothing says nothing: each tab runs one as it opens, and every tab reads the list
+ * again when told.
  */
-export async function withOutboxLock<T>(deliver: () => Promise<T>): Promise<T> {
+export async function withOutboxLock(deliver: () => Promise<DeliveryReport>): Promise<DeliveryReport> {
   const locks = (globalThis.navigator as { locks?: LockManagerLike } | undefined)?.locks;
-  const result = locks === undefined ? await deliver() : await locks.request(OUTBOX_LOCK, deliver);
-  announceChange();
-  return result;
+  const report = locks === undefined ? await deliver() : await locks.request(OUTBOX_LOCK, deliver);
+  if (report.delivered.length > 0 || report.refused.length > 0) announceChange();
+  return report;
 }
 
 function announceChange(): void {
