@@ -5,8 +5,8 @@
 //
 // What one step sends (dev server): a sign inserts (POST, with an Idempotency-Key; resent with the same key after a
 // lost answer, a timeout or a gateway failure, at most three times) and reads nothing; on success the page reloads its
-// list; a page load reads the whole list (keyset pages) twice: the prefetch, then StrictMode's second mount, whose
-// answers the page shows.
+// list; a page load reads the list (keyset pages: the whole list, or the entries newer than the copy kept on the device)
+// twice: the prefetch, then StrictMode's second mount, whose answers the page shows.
 import type { Stack } from './fixtures.ts';
 import { expect, test as base } from './fixtures.ts';
 import { faultControl, readTable, TABLE_PATH, type Fault, type FaultControl, type FaultRule, type StoredEntry } from './fault-plan.ts';
