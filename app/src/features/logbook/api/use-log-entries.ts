@@ -5,7 +5,7 @@ import type { KeptEntry } from '../device-copy/newest-first';
 import { plainRows } from '../device-copy/plain-rows';
 import { useEntryListMemory } from './entry-list-memory';
 import { startEntryPages, type EntryPages } from './entry-pages';
-import type { EntryRows, Shown } from './entry-types';
+import type { EntryList, EntryRows, Shown } from './entry-types';
 import { takePrefetched } from './prefetch-entries';
 import { startVisitRead, type VisitPlan } from './visit-read';
 
@@ -58,6 +58,8 @@ export function useLogEntries(): LogEntriesState {
   const { latest, show, release } = useEntryListMemory(shown);
   const latestRequest = useRef(0);
   const mounted = useRef(false);
+  /** Whether the list shown is the device's copy caught up by a newer-than read (until a whole read replaces it). */
+  const caughtUpShown = useRef(false);
 
   const load = useCallback(
     (first: boolean) => {
@@ -79,24 +81,36 @@ export function useLogEntries(): LogEntriesState {
       const readWhole = (pages: EntryPages) => {
         // What a reload reads over: the list shown (or about to be) when it started, kept until the reload ends.
         const previous = latest.current?.rows;
+        // A reload over the device's copy caught up (plain rows, not a client list to merge pages into) shows it
+        // until the whole list has arrived, so the list never drops back to one page; the pages are freed then.
+        const overCopy = !first && previous === undefined && caughtUpShown.current;
+        const passed: EntryList[] = [];
         const display = (next: Shown) => {
           show(next);
           setShown(next);
         };
         pages.subscribe((soFar) => {
           if (!current()) return release(soFar);
+          if (overCopy) return void passed.push(soFar);
           if (previous === undefined) return display({ rows: soFar, lists: [soFar] });
           const merged = soFar.withOlderFrom(previous);
           // `soFar` stays listed: the client may resolve to this very handle.
           display({ rows: merged, lists: [merged, soFar, previous] });
         });
         pages.done.then((all) => {
-          if (!current()) return release(all);
+          if (!current()) {
+            for (const list of passed) release(list);
+            return release(all);
+          }
           display({ rows: all, lists: [all] });
+          for (const list of passed) if (list !== all) release(list);
           setRead('loaded');
           const now = Date.now();
           keepOnDevice(all.toArray(), { updatedAt: now, reconciledAt: now });
-        }, failed);
+        }, (error: unknown) => {
+          for (const list of passed) release(list);
+          failed(error);
+        });
       };
 
       // Only the entries newer than the copy: shown merged into it once they have all arrived (usually one page).
@@ -105,6 +119,7 @@ export function useLogEntries(): LogEntriesState {
           const merged = mergeNewer(copied.entries, newer.toArray());
           release(newer);
           if (!current()) return;
+          caughtUpShown.current = true;
           setCaughtUp(plainRows(merged));
           setRead('loaded');
           keepOnDevice(merged, { updatedAt: Date.now(), reconciledAt: copied.reconciledAt });

@@ -1,11 +1,13 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
-import { render, screen, waitFor } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeEntryList } from '@/testing/fake-entry-list';
+import { fakeReads, readAt } from '@/testing/fake-paged-read';
 import { getClient } from '../api/client';
 import type { EntryList, ListOptions, LogEntry } from '../api/entry-types';
 import { openDeviceCopy } from '../device-copy/copy-store';
+import { OUTBOX_CHANNEL } from '../outbox/deliver';
 import { Logbook } from './logbook';
 
 vi.mock('../api/client', () => ({ getClient: vi.fn() }));
@@ -55,5 +57,30 @@ describe('a visit with the device copy', () => {
       expect(kept?.entries.map((e) => e.id)).toEqual([3, 1]);
       expect(Date.now() - (kept?.reconciledAt ?? 0)).toBeLessThan(60_000);
     });
+  });
+
+  it('keeps the caught-up copy shown while a later whole read arrives, then shows that read alone', async () => {
+    await keep([bo, ann], Date.now() - 1000);
+    const reads = fakeReads();
+    listEntries.mockImplementation(reads.listEntries);
+    render(<Logbook />);
+    await waitFor(() => expect(reads.started).toHaveLength(1));
+    readAt(reads, 0).page([cy]);
+    await act(() => readAt(reads, 0).finish());
+    await waitFor(() => expect(shownNames()).toEqual(['Cy', 'Bo', 'Ann']));
+
+    // Another tab delivered a sign: the list is read whole again.
+    const channel = new BroadcastChannel(OUTBOX_CHANNEL);
+    channel.postMessage('changed');
+    channel.close();
+    await waitFor(() => expect(reads.started).toHaveLength(2));
+    expect(listEntries.mock.calls[1]?.[0]?.since).toBeUndefined();
+    act(() => void readAt(reads, 1).page([cy]));
+    // One page in: the list does not drop back to that page.
+    expect(shownNames()).toEqual(['Cy', 'Bo', 'Ann']);
+    act(() => void readAt(reads, 1).page([cy, ann]));
+    await act(() => readAt(reads, 1).finish());
+    // The owner removed Bo: the whole read drops it.
+    await waitFor(() => expect(shownNames()).toEqual(['Cy', 'Ann']));
   });
 });
