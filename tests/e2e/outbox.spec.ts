@@ -2,7 +2,7 @@
 // connection returns: across a reload and across two tabs, each state said in the live region, and the page
 // accessible (axe-core) in each of them.
 import { AxeBuilder } from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
+import type { BrowserContext, Page, Route } from '@playwright/test';
 import { readTable } from './fault-plan.ts';
 import { expect, logbookPage, test } from './fixtures.ts';
 
@@ -15,12 +15,14 @@ async function expectAccessible(page: Page, state: string): Promise<void> {
   expect(grave.map((violation) => `${violation.id}: ${violation.help}`), `axe in state "${state}"`).toEqual([]);
 }
 
-/** Makes every insert fail as a dropped connection would, until `unblock` is called. */
-async function blockInserts(page: Page): Promise<() => Promise<void>> {
-  const handler = (route: Parameters<Parameters<Page['route']>[1]>[0]) =>
-    route.request().method() === 'POST' ? route.abort('internetdisconnected') : route.fallback();
-  await page.route(INSERTS, handler);
-  return () => page.unroute(INSERTS, handler);
+/**
+ * Makes every insert of the context fail as a dropped connection would, until `unblock` is called: every tab's, and
+ * the service worker's (production), whose Background Sync sends the outbox as soon as the connection returns.
+ */
+async function blockInserts(context: BrowserContext): Promise<() => Promise<void>> {
+  const handler = (route: Route) => (route.request().method() === 'POST' ? route.abort('internetdisconnected') : route.fallback());
+  await context.route(INSERTS, handler);
+  return () => context.unroute(INSERTS, handler);
 }
 
 test.beforeEach(async ({ page }) => {
@@ -42,7 +44,7 @@ test('a sign made offline survives a reload and is stored once when the network 
   await expectAccessible(page, 'saved on this device');
 
   // Back online, but the inserts still do not get through: the sign keeps waiting, across a reload.
-  const unblock = await blockInserts(page);
+  const unblock = await blockInserts(context);
   await context.setOffline(false);
   await page.reload();
   await expect(logbook.pending).toHaveCount(1);
@@ -67,12 +69,11 @@ test('two tabs with the same outbox deliver it once', async ({ page, context, st
   await expect(logbook.pending).toHaveCount(1);
 
   const second = await context.newPage();
-  const unblockFirst = await blockInserts(page);
-  const unblockSecond = await blockInserts(second);
+  const unblock = await blockInserts(context);
   await context.setOffline(false);
   await second.goto('/');
   await expect(logbookPage(second).pending).toHaveCount(1);
-  await Promise.all([unblockFirst(), unblockSecond()]);
+  await unblock();
   await Promise.all([
     second.evaluate(() => window.dispatchEvent(new Event('online'))),
     page.evaluate(() => window.dispatchEvent(new Event('online'))),
@@ -98,4 +99,21 @@ test('a sign the server refuses is not kept: the fields keep the text and the re
   await expect(logbook.pending).toHaveCount(0);
   await expect(logbook.name).toHaveValue('Eve');
   await expectAccessible(page, 'not signed');
+});
+
+test('the service worker sends a kept sign when the connection returns, with no tab open', async ({ page, context, stack, pageServer }) => {
+  test.skip(pageServer !== 'production', 'Background Sync is the production build\'s service worker');
+  const logbook = logbookPage(page);
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  await context.setOffline(true);
+  await logbook.name.fill('Hedy');
+  await logbook.message.fill('Sent by the worker');
+  await logbook.submit.click();
+  await expect(logbook.pending).toHaveCount(1);
+  await page.close();
+
+  await context.setOffline(false);
+  await expect.poll(async () => (await readTable(stack.emulator)).map((row) => row.name), { timeout: 30_000 }).toEqual(['Hedy']);
 });
