@@ -29,7 +29,7 @@ export default defineConfig(({ mode }) => {
     resolve: {
       alias: {
         '@': fromHere('./src'),
-        // The wasm-pack output is consumed in place, not through npm linking (see the brief's contract).
+        // The wasm-pack output is consumed in place, not through npm linking: the page builds against this tree's client.
         // The page's build of the client: no auth, no benchmark export (see scripts/build-wasm.sh).
         'geocache-client': fromHere('../wasm/pkg-logbook'),
       },

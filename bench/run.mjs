@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // @ts-check
 // `npm run bench`: our logbook page against the same page built with supabase-js + zod, and the emulator under
-// load. Writes bench/results/latest.json (every figure) and bench/results/latest.md (the tables). Not part of
+// load. Writes bench/results/latest.json (every figure) and bench/results/latest.md (the tables); then the mobile
+// profile: bench/results/mobile.{json,md} and the wasm by function, bench/results/wasm-functions.md. Not part of
 // `npm test`. Node built-ins only until bench/node_modules is installed.
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -38,23 +39,47 @@ async function main() {
   await prepare(options);
   // Imported only now: these modules need bench/node_modules, which prepare() installs.
   const bench = await import('./lib/bench.mjs');
-  const { renderMarkdown } = await import('./lib/report.mjs');
   cleanUp = bench.cleanUp;
-  let results;
-  try {
-    results = await bench.runBenchmark(options);
-  } finally {
-    await bench.cleanUp();
-  }
   await mkdir(resultsDir, { recursive: true });
-  const markdown = renderMarkdown(results);
-  await writeFile(path.join(resultsDir, 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
-  await writeFile(path.join(resultsDir, 'latest.md'), `${markdown}\n`);
-  const targets = results.targets.map(
-    (/** @type {any} */ t) => `  ${t.met === null ? '-   ' : t.met ? 'met ' : 'NOT '} ${t.target}: ${t.measured}`,
-  );
-  console.log(`\nTargets of issue 5:\n${targets.join('\n')}`);
-  console.log(`\nbench: wrote ${path.relative(process.cwd(), path.join(resultsDir, 'latest.md'))} and latest.json`);
+  /** @type {string[]} */
+  const written = [];
+  /** @type {any[]} */
+  const targets = [];
+  if (options.desktop) {
+    const { renderMarkdown } = await import('./lib/report.mjs');
+    let results;
+    try {
+      results = await bench.runBenchmark(options);
+    } finally {
+      await bench.cleanUp();
+    }
+    await writeFile(path.join(resultsDir, 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
+    await writeFile(path.join(resultsDir, 'latest.md'), `${renderMarkdown(results)}\n`);
+    written.push('latest.md', 'latest.json');
+    targets.push(...results.targets);
+  }
+  if (options.mobile) {
+    const mobile = await import('./lib/mobile-bench.mjs');
+    const { renderMobileMarkdown, runHeader } = await import('./lib/mobile-report.mjs');
+    let run;
+    try {
+      run = await mobile.runMobileBenchmark(options);
+    } finally {
+      await bench.cleanUp();
+    }
+    const { results, wasmFunctions } = run;
+    await writeFile(path.join(resultsDir, 'mobile.json'), `${JSON.stringify(results, null, 2)}\n`);
+    await writeFile(path.join(resultsDir, 'mobile.md'), `${renderMobileMarkdown(results)}\n`);
+    written.push('mobile.md', 'mobile.json');
+    if (wasmFunctions) {
+      await writeFile(path.join(resultsDir, 'wasm-functions.md'), `${mobile.renderWasmFunctions({ ...wasmFunctions, header: runHeader(results) })}\n`);
+      written.push('wasm-functions.md');
+    }
+    targets.push(...results.targets);
+  }
+  const lines = targets.map((/** @type {any} */ t) => `  ${t.met === null ? '-   ' : t.met ? 'met ' : 'NOT '} ${t.target}: ${t.measured}`);
+  console.log(`\nTargets:\n${lines.join('\n')}`);
+  console.log(`\nbench: wrote ${written.map((name) => path.relative(process.cwd(), path.join(resultsDir, name))).join(', ')}`);
 }
 
 main().catch((/** @type {Error} */ error) => {

@@ -83,7 +83,7 @@ cargo_tool() {
     return
   fi
   installing "$crate $version (cargo install, 2-3 minutes)${current:+; found $current}"
-  # No --locked: the registry lacks one of wasm-bindgen-cli's pinned transitive versions (toolchain.md §2).
+  # No --locked: the registry lacks one of wasm-bindgen-cli's pinned transitive versions.
   cargo install "$crate" --version "$version"
   [[ "$("$binary" --version 2>/dev/null | awk '{ print $2 }')" == "$version" ]] ||
     die "$crate $version was installed but '$binary --version' does not report it: is $cargo_bin first on PATH?"

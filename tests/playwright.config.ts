@@ -1,7 +1,7 @@
 import { defineConfig } from '@playwright/test';
 import type { PageServer } from './e2e/fixtures.ts';
 
-// Debian's Chromium: browser downloads do not work on this kind of machine (toolchain.md §3). Without the
+// Debian's Chromium: browser downloads do not work on this kind of machine. Without the
 // background-networking flags Chromium floods the closed network with refused connections.
 const chromiumArgs = [
   '--headless',

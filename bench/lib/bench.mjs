@@ -50,10 +50,11 @@ async function packageVersions(dir, names) {
   return versions;
 }
 
-function gitState() {
+export function gitState() {
   const git = (/** @type {string[]} */ args) => execFileSync('git', args, { cwd: repoRoot, encoding: 'utf8' }).trim();
   try {
-    return { commit: git(['rev-parse', 'HEAD']), dirty: git(['status', '--porcelain']).length > 0 };
+    // The results a run writes are not a change to the code it measured.
+    return { commit: git(['rev-parse', 'HEAD']), dirty: git(['status', '--porcelain', '--', '.', ':(exclude)bench/results']).length > 0 };
   } catch {
     return { commit: 'unknown', dirty: true };
   }

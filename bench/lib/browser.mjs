@@ -1,5 +1,5 @@
 // @ts-check
-// Debian's Chromium through playwright-core (toolchain.md §3): no browser download; a fresh browser, and so a
+// Debian's Chromium through playwright-core (browser downloads do not work here): no browser download; a fresh browser, and so a
 // fresh temporary profile, for every measurement.
 import { chromium } from 'playwright-core';
 

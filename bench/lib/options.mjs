@@ -12,6 +12,13 @@ export const USAGE = `Usage: npm run bench -- [options]
   --no-build           skip scripts/setup.sh, the wasm build and the emulator build: measure what is
                        already built (wasm/pkg, wasm/pkg-bench, target/emulator/geocache-emulator)
   --keep-temp          keep the temporary builds and database (their path is printed)
+
+  The mobile profile (150 ms RTT, 1.6 Mbit/s down, 750 kbit/s up, CPU 4x slower; first, repeat and offline visits):
+  --mobile-sizes 100,10000  the entry counts N of the mobile profile (default 100,10000)
+  --mobile-runs K      runs per page and N (default 3; 1 with --quick)
+  --mobile-only        only the mobile profile and the wasm breakdown (writes mobile.* and wasm-functions.md,
+                       leaves latest.* as they are)
+  --no-mobile          skip the mobile profile
   --help               this text`;
 
 /**
@@ -25,6 +32,10 @@ export const USAGE = `Usage: npm run bench -- [options]
  * @property {number[]} parseSizes          entry counts of the parse + validation benchmark
  * @property {boolean} noBuild
  * @property {boolean} keepTemp
+ * @property {number[]} mobileSizes       entry counts of the mobile profile
+ * @property {number} mobileRuns          runs per page and N under the mobile profile
+ * @property {boolean} desktop            run the existing measurements (not with --mobile-only)
+ * @property {boolean} mobile             run the mobile profile (not with --no-mobile)
  * @property {boolean} help
  */
 
@@ -55,6 +66,10 @@ export function parseOptions(argv) {
       'load-seconds': { type: 'string' },
       'no-build': { type: 'boolean', default: false },
       'keep-temp': { type: 'boolean', default: false },
+      'mobile-sizes': { type: 'string' },
+      'mobile-runs': { type: 'string' },
+      'mobile-only': { type: 'boolean', default: false },
+      'no-mobile': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -68,6 +83,12 @@ export function parseOptions(argv) {
   sizes.sort((a, b) => a - b);
   const runs = values.runs !== undefined ? positiveInteger('--runs', values.runs) : null;
   const largest = sizes[sizes.length - 1];
+  if (values['mobile-only'] && values['no-mobile']) throw new Error('--mobile-only and --no-mobile exclude each other');
+  const mobileSizes =
+    values['mobile-sizes'] !== undefined
+      ? values['mobile-sizes'].split(',').map((part) => positiveInteger('--mobile-sizes', part.trim()))
+      : [100, 10_000];
+  mobileSizes.sort((a, b) => a - b);
   return {
     quick,
     sizes,
@@ -80,6 +101,10 @@ export function parseOptions(argv) {
     parseSizes: sizes.filter((n) => n >= 1000).slice(-2).length > 0 ? sizes.filter((n) => n >= 1000).slice(-2) : [largest],
     noBuild: Boolean(values['no-build']),
     keepTemp: Boolean(values['keep-temp']),
+    mobileSizes,
+    mobileRuns: values['mobile-runs'] !== undefined ? positiveInteger('--mobile-runs', values['mobile-runs']) : quick ? 1 : 3,
+    desktop: !values['mobile-only'],
+    mobile: !values['no-mobile'],
     help: Boolean(values.help),
   };
 }

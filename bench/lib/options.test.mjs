@@ -29,3 +29,24 @@ test('explicit sizes and runs win; bad values are refused with the flag named', 
   assert.throws(() => parseOptions(['--sizes', '10,x']), /--sizes/);
   assert.throws(() => parseOptions(['--bogus']), /Unknown option/);
 });
+
+test('the mobile profile runs N = 100 and 10,000, three runs each (one with --quick), alongside the rest', () => {
+  const options = parseOptions([]);
+  assert.deepEqual(options.mobileSizes, [100, 10_000]);
+  assert.equal(options.mobileRuns, 3);
+  assert.equal(options.desktop, true);
+  assert.equal(options.mobile, true);
+  assert.equal(parseOptions(['--quick']).mobileRuns, 1);
+});
+
+test('--mobile-only and --no-mobile choose the parts; mobile sizes and runs are checked', () => {
+  const only = parseOptions(['--mobile-only', '--mobile-sizes', '10000,100', '--mobile-runs', '2']);
+  assert.deepEqual([only.desktop, only.mobile], [false, true]);
+  assert.deepEqual(only.mobileSizes, [100, 10_000]);
+  assert.equal(only.mobileRuns, 2);
+  const none = parseOptions(['--no-mobile']);
+  assert.deepEqual([none.desktop, none.mobile], [true, false]);
+  assert.throws(() => parseOptions(['--mobile-only', '--no-mobile']), /exclude each other/);
+  assert.throws(() => parseOptions(['--mobile-runs', '0']), /--mobile-runs must be a whole number/);
+  assert.throws(() => parseOptions(['--mobile-sizes', 'ten']), /--mobile-sizes/);
+});

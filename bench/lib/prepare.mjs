@@ -28,9 +28,9 @@ export async function step(title, command, args, { cwd = repoRoot, env = process
 }
 
 /**
- * @param {{ noBuild: boolean }} options
+ * @param {{ noBuild: boolean, desktop: boolean }} options  `desktop`: the parse harness (wasm/pkg-bench) is needed
  */
-export async function prepare({ noBuild }) {
+export async function prepare({ noBuild, desktop }) {
   if (!noBuild) await step('checking the toolchain (scripts/setup.sh)', 'bash', [path.join(repoRoot, 'scripts', 'setup.sh')]);
   // bench/ is its own npm project (its own lockfile), so it never races the workspaces' package-lock.json.
   const reason = npmOutOfSyncReason(benchDir);
@@ -40,15 +40,16 @@ export async function prepare({ noBuild }) {
     for (const [file, how] of [
       [releaseEmulator, 'cargo build --profile emulator -p geocache-emulator'],
       [path.join(repoRoot, 'wasm', 'pkg', 'package.json'), 'bash scripts/build-wasm.sh'],
-      [path.join(repoRoot, 'wasm', 'pkg-bench', 'package.json'), 'bash scripts/build-wasm.sh bench'],
+      ...(desktop ? [[path.join(repoRoot, 'wasm', 'pkg-bench', 'package.json'), 'bash scripts/build-wasm.sh bench']] : []),
     ]) {
       if (!existsSync(file)) throw new Error(`--no-build: ${path.relative(repoRoot, file)} is missing (run \`${how}\`)`);
     }
     return;
   }
   await step('building the wasm package (scripts/build-wasm.sh)', 'bash', [path.join(repoRoot, 'scripts', 'build-wasm.sh')]);
-  // The parse harness times `parseEntriesForBenchmark`, which only the `bench` feature exports (wasm/pkg-bench).
-  await step('building the wasm package with the benchmark export (scripts/build-wasm.sh bench)', 'bash', [
+  // The parse harness times `parseEntriesForBenchmark`, which only the `bench` feature exports (wasm/pkg-bench);
+  // the mobile profile alone does not run it.
+  if (desktop) await step('building the wasm package with the benchmark export (scripts/build-wasm.sh bench)', 'bash', [
     path.join(repoRoot, 'scripts', 'build-wasm.sh'),
     'bench',
   ]);

@@ -72,7 +72,7 @@ export function renderMarkdown(results) {
       `${machine.loadAverage.end.map((/** @type {number} */ l) => l.toFixed(1)).join(' / ')} at the end: other work on the machine makes the figures noisy.`,
   );
   out.push('');
-  out.push('## Targets (issue 5)');
+  out.push('## Targets');
   out.push('');
   out.push(table(['Target', 'Measured', 'Met'], results.targets.map((/** @type {any} */ t) => [t.target, t.measured, metText(t.met)])));
   out.push('');

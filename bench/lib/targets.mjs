@@ -1,5 +1,5 @@
 // @ts-check
-// The targets of issue 5, and those of reading every entry under the server's 1,000-row cap, checked against one
+// The page's performance targets, and those of reading every entry under the server's 1,000-row cap, checked against one
 // run's figures. A target whose figures were not measured (e.g. N = 100,000 in --quick mode) is reported as not
 // measured, never as met. A comparison with a peer that hides entries (one capped read) says so.
 import { requestBound } from './rest-requests.mjs';

@@ -10,9 +10,6 @@ use crate::json_shape::{other_shapes, read_fields, Shape, ShapeVisitor};
 use crate::request_timeout::RequestTimeout;
 use crate::schema::SchemaError;
 
-/// The name the signing module still uses; [`HttpResponse`] is the type.
-pub type RawResponse = HttpResponse;
-
 /// A body's bytes as text, exactly as `Response.text()` decodes them: UTF-8, a leading byte order
 /// mark dropped, and each invalid sequence replaced by U+FFFD (the WHATWG decoder's maximal-subpart
 /// rule, which `from_utf8_lossy` follows too). Valid text is taken over without a copy, which

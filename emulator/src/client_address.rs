@@ -6,13 +6,10 @@
 //! the header hosted Supabase's proxy (Cloudflare) sets and the sign-limit migration reads: a
 //! header from anyone else is whatever the client wrote there.
 
-use crate::db::AppState;
-use crate::faults::connection::ConnectionTap;
-use axum::extract::{ConnectInfo, FromRequestParts};
-use axum::http::request::Parts;
 use axum::http::HeaderMap;
-use std::convert::Infallible;
-use std::net::{IpAddr, SocketAddr};
+use std::net::IpAddr;
+
+mod extract;
 
 /// The header a trusted proxy names the client in (the migration's `client_address_header`).
 pub const CLIENT_ADDRESS_HEADER: &str = "cf-connecting-ip";
@@ -77,33 +74,6 @@ fn canonical(ip: IpAddr) -> IpAddr {
     match ip {
         IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(ip, IpAddr::V4),
         IpAddr::V4(_) => ip,
-    }
-}
-
-/// The socket's peer: the server hands it over as a [`ConnectionTap`]; in-process callers may
-/// give a plain `SocketAddr` instead.
-fn peer(parts: &Parts) -> Option<IpAddr> {
-    parts
-        .extensions
-        .get::<ConnectInfo<ConnectionTap>>()
-        .map(|ConnectInfo(tap)| tap.remote.ip())
-        .or_else(|| {
-            parts
-                .extensions
-                .get::<ConnectInfo<SocketAddr>>()
-                .map(|ConnectInfo(address)| address.ip())
-        })
-}
-
-impl FromRequestParts<AppState> for ClientAddress {
-    type Rejection = Infallible;
-
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Infallible> {
-        Ok(ClientAddress::resolve(
-            peer(parts),
-            &parts.headers,
-            &state.trusted_proxies,
-        ))
     }
 }
 

@@ -1,21 +1,12 @@
-//! SQLite storage and the shared application state.
+//! SQLite storage.
 //!
 //! One connection behind a mutex: SQLite serialises writers anyway, and the emulator's load is a
 //! handful of requests. Every database call runs on tokio's blocking pool so the async runtime
 //! never waits on disk.
 
-use crate::auth::rate_limit::RateLimiter;
-use crate::auth::settings::AuthSettings;
-use crate::clock::Clock;
 use crate::error::ApiError;
-use crate::faults::FaultInjector;
-use crate::gateway::DEFAULT_MAX_BODY_BYTES;
-use crate::keys::Keys;
 use crate::private_file;
-use crate::rest::sign_limit::{SignLimiter, SignLimits};
-use crate::rest::DEFAULT_MAX_ROWS;
 use rusqlite::Connection;
-use std::net::IpAddr;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -23,7 +14,7 @@ use std::sync::{Arc, Mutex};
 /// `created_at` holds microseconds since the Unix epoch, UTC, so ordering is by instant.
 /// `sign_receipts` holds each sign's `Idempotency-Key` (a lower-case UUID) and when it was
 /// recorded, in microseconds ([`crate::rest::sign_once`]).
-pub(crate) const SCHEMA: &str = "
+pub(crate) const LOGBOOK_TABLES_SQL: &str = "
 CREATE TABLE IF NOT EXISTS geocache_logs (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     created_at INTEGER NOT NULL,
@@ -126,8 +117,8 @@ impl Database {
         // SQLite enforces foreign keys (the auth tables cascade deletes) only when asked to.
         connection
             .pragma_update(None, "foreign_keys", "ON")
-            .and_then(|()| connection.execute_batch(SCHEMA))
-            .and_then(|()| connection.execute_batch(crate::auth::store::SCHEMA))
+            .and_then(|()| connection.execute_batch(LOGBOOK_TABLES_SQL))
+            .and_then(|()| connection.execute_batch(crate::auth::store::AUTH_TABLES_SQL))
             .map_err(|error| fail(error.to_string()))?;
         Ok(Database {
             connection: Arc::new(Mutex::new(connection)),
@@ -151,94 +142,5 @@ impl Database {
         })
         .await
         .map_err(ApiError::internal)?
-    }
-}
-
-impl From<rusqlite::Error> for ApiError {
-    fn from(error: rusqlite::Error) -> Self {
-        ApiError::internal(format!("sqlite: {error}"))
-    }
-}
-
-/// Everything a handler needs; cheap to clone.
-#[derive(Clone, Debug)]
-pub struct AppState {
-    pub db: Database,
-    pub keys: Arc<Keys>,
-    pub clock: Clock,
-    pub auth: Arc<AuthSettings>,
-    /// Shared by every clone, so the MFA rate limit holds across requests.
-    pub limiter: Arc<RateLimiter>,
-    /// The gateway refuses request bodies larger than this (413).
-    pub max_body_bytes: usize,
-    /// A read returns at most this many rows (PostgREST's `db-max-rows`).
-    pub max_rows: i64,
-    /// The fault plan for tests; empty unless installed.
-    pub faults: Arc<FaultInjector>,
-    /// Peers whose `cf-connecting-ip` header names the client (`--trusted-proxy`).
-    pub trusted_proxies: Arc<Vec<IpAddr>>,
-    /// The logbook's spam limit and its counts, shared by every clone.
-    pub sign_limit: Arc<SignLimiter>,
-}
-
-impl AppState {
-    /// The system clock and GoTrue's default auth settings.
-    pub fn new(db: Database, keys: Keys) -> AppState {
-        AppState {
-            db,
-            keys: Arc::new(keys),
-            clock: Clock::system(),
-            auth: Arc::new(AuthSettings::default()),
-            limiter: Arc::new(RateLimiter::default()),
-            max_body_bytes: DEFAULT_MAX_BODY_BYTES,
-            max_rows: DEFAULT_MAX_ROWS,
-            faults: Arc::new(FaultInjector::default()),
-            trusted_proxies: Arc::default(),
-            sign_limit: Arc::new(SignLimiter::new(SignLimits::default())),
-        }
-    }
-
-    pub fn with_trusted_proxies(self, proxies: Vec<IpAddr>) -> AppState {
-        AppState {
-            trusted_proxies: Arc::new(proxies),
-            ..self
-        }
-    }
-
-    pub fn with_sign_limits(self, limits: SignLimits) -> AppState {
-        AppState {
-            sign_limit: Arc::new(SignLimiter::new(limits)),
-            ..self
-        }
-    }
-
-    pub fn with_max_body_bytes(self, max_body_bytes: usize) -> AppState {
-        AppState {
-            max_body_bytes,
-            ..self
-        }
-    }
-
-    pub fn with_max_rows(self, max_rows: i64) -> AppState {
-        AppState { max_rows, ..self }
-    }
-
-    pub fn with_clock(self, clock: Clock) -> AppState {
-        AppState { clock, ..self }
-    }
-
-    pub fn with_auth_settings(self, settings: AuthSettings) -> AppState {
-        AppState {
-            auth: Arc::new(settings),
-            ..self
-        }
-    }
-
-    /// Opens the database at `location` and derives the keys from `jwt_secret`.
-    pub fn open(location: &DbLocation, jwt_secret: &str) -> Result<AppState, OpenError> {
-        Ok(AppState::new(
-            Database::open(location)?,
-            Keys::new(jwt_secret),
-        ))
     }
 }

@@ -10,7 +10,8 @@
 
 use crate::auth::api_version::ApiVersion;
 use crate::auth::error::AuthError;
-use crate::table::{Column, SCHEMA, TABLE};
+use crate::auth::store::StoreError;
+use crate::table::{Column, LiteralError, DB_SCHEMA, TABLE};
 use axum::extract::Request;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::middleware::Next;
@@ -65,17 +66,52 @@ struct GatewayBody<'a> {
     hint: Option<&'a str>,
 }
 
-/// The cause of an internal error, for the logging middleware.
-#[derive(Clone, Debug)]
-pub struct InternalErrorCause(pub String);
+pub use crate::internal_cause::InternalErrorCause;
 
-/// Which database role a request runs as; decides 401 versus 403 for privilege errors.
+/// The one place the table layer's literal errors become PostgreSQL's error responses.
+impl From<LiteralError> for ApiError {
+    fn from(error: LiteralError) -> Self {
+        match error {
+            LiteralError::NulInText => ApiError::nul_in_query_text(),
+            LiteralError::InvalidBigint(text) => {
+                ApiError::invalid_text_representation("bigint", &text)
+            }
+            LiteralError::BigintOutOfRange(text) => ApiError::numeric_out_of_range(&text),
+            LiteralError::InvalidTimestamp(text) => ApiError::invalid_datetime_format(&text),
+            LiteralError::TimestampOutOfRange(text) => ApiError::datetime_field_overflow(&text),
+        }
+    }
+}
+
+/// SQLite's failures, wherever the API layer meets them, are internal errors.
+impl From<rusqlite::Error> for ApiError {
+    fn from(error: rusqlite::Error) -> Self {
+        ApiError::internal(format!("sqlite: {error}"))
+    }
+}
+
+/// The auth store's failures are internal errors; the message keeps their cause for the log.
+impl From<StoreError> for ApiError {
+    fn from(error: StoreError) -> Self {
+        ApiError::internal(error)
+    }
+}
+
+/// The one place the auth layer's errors join the API's: they render in GoTrue's style.
+impl From<AuthError> for ApiError {
+    fn from(error: AuthError) -> Self {
+        ApiError::Auth(Box::new(error))
+    }
+}
+
+/// Whether a request runs as the anonymous role (PostgREST's "authed" flag); decides 401 versus
+/// 403 for privilege errors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Authed {
+pub enum Anonymity {
     /// The anonymous role (`anon`): PostgREST answers 401.
     Anonymous,
-    /// Any other role: PostgREST answers 403.
-    Authenticated,
+    /// Any other role (`authenticated`, `service_role`): PostgREST answers 403.
+    Identified,
 }
 
 fn postgrest(status: StatusCode, code: &'static str, message: impl Into<String>) -> PostgrestError {
@@ -259,7 +295,9 @@ impl ApiError {
             "PGRST106",
             format!("Invalid schema: {schema}"),
         )
-        .hint(format!("Only the following schemas are exposed: {SCHEMA}"))
+        .hint(format!(
+            "Only the following schemas are exposed: {DB_SCHEMA}"
+        ))
         .into()
     }
 
@@ -344,7 +382,7 @@ impl ApiError {
             format!("Could not find a relationship between '{TABLE}' and '{child}' in the schema cache"),
         )
         .details(format!(
-            "Searched for a foreign key relationship between '{TABLE}' and '{child}' in the schema '{SCHEMA}', but no matches were found."
+            "Searched for a foreign key relationship between '{TABLE}' and '{child}' in the schema '{DB_SCHEMA}', but no matches were found."
         ))
         .into()
     }
@@ -365,10 +403,10 @@ impl ApiError {
             "PGRST205",
             format!("Could not find the table '{schema}.{table}' in the schema cache"),
         );
-        let close = schema == SCHEMA && strsim::normalized_levenshtein(table, TABLE) >= 0.5;
+        let close = schema == DB_SCHEMA && strsim::normalized_levenshtein(table, TABLE) >= 0.5;
         if close {
             error
-                .hint(format!("Perhaps you meant the table '{SCHEMA}.{TABLE}'"))
+                .hint(format!("Perhaps you meant the table '{DB_SCHEMA}.{TABLE}'"))
                 .into()
         } else {
             error.into()
@@ -402,17 +440,17 @@ impl ApiError {
     }
 
     /// 42501; PostgREST answers 401 for the anonymous role and 403 for any other.
-    pub fn insufficient_privilege(authed: Authed) -> Self {
+    pub fn insufficient_privilege(authed: Anonymity) -> Self {
         let status = match authed {
-            Authed::Anonymous => StatusCode::UNAUTHORIZED,
-            Authed::Authenticated => StatusCode::FORBIDDEN,
+            Anonymity::Anonymous => StatusCode::UNAUTHORIZED,
+            Anonymity::Identified => StatusCode::FORBIDDEN,
         };
         let mut error = postgrest(
             status,
             "42501",
             format!("permission denied for table {TABLE}"),
         );
-        if authed == Authed::Anonymous {
+        if authed == Anonymity::Anonymous {
             error.www_authenticate = Some("Bearer".to_owned());
         }
         error.into()
@@ -569,7 +607,7 @@ impl ApiError {
 }
 
 fn invalid_token_challenge(message: &str) -> String {
-    let description = serde_json::to_string(message).unwrap_or_default();
+    let description = serde_json::to_string(message).expect("a string serialises");
     format!("Bearer error=\"invalid_token\", error_description={description}")
 }
 
@@ -636,7 +674,8 @@ impl IntoResponse for ApiError {
 }
 
 fn json_response(status: StatusCode, body: &impl Serialize) -> Response {
-    let text = serde_json::to_string(body).unwrap_or_default();
+    let text =
+        serde_json::to_string(body).expect("error bodies are structs of strings, which serialise");
     (status, [(header::CONTENT_TYPE, JSON_UTF8)], text).into_response()
 }
 
@@ -721,6 +760,21 @@ mod tests {
                 assert_eq!(far.hint, None);
             }
             _ => panic!("expected PostgREST errors"),
+        }
+    }
+
+    #[test]
+    fn literal_errors_keep_their_sqlstate_as_api_errors() {
+        let errors = [
+            LiteralError::NulInText,
+            LiteralError::InvalidBigint("x".to_owned()),
+            LiteralError::BigintOutOfRange("9".repeat(20)),
+            LiteralError::InvalidTimestamp("soon".to_owned()),
+            LiteralError::TimestampOutOfRange("2024-13-01".to_owned()),
+        ];
+        for error in errors {
+            let code = error.code();
+            assert_eq!(ApiError::from(error).code(), code);
         }
     }
 

@@ -74,49 +74,55 @@ fn check_statement(connection: &Connection, statement: &Statement, read_only: bo
     assert_eq!(prepared.readonly(), read_only, "{}", statement.sql);
     drop(prepared);
     // Writes run inside a savepoint that is rolled back.
-    connection.execute_batch("SAVEPOINT fuzz").unwrap();
-    let mut prepared = connection.prepare(&statement.sql).unwrap();
-    let mut rows = prepared.query(params_from_iter(&statement.params)).unwrap();
+    connection
+        .execute_batch("SAVEPOINT fuzz")
+        .expect("the scratch database opens a savepoint");
+    let mut prepared = connection
+        .prepare(&statement.sql)
+        .expect("the statement prepared a moment ago");
+    let mut rows = prepared
+        .query(params_from_iter(&statement.params))
+        .expect("its parameters match, as asserted above");
     while let Ok(Some(_)) = rows.next() {}
     drop(rows);
     drop(prepared);
     connection
         .execute_batch("ROLLBACK TO fuzz; RELEASE fuzz")
-        .unwrap();
+        .expect("the savepoint opened above rolls back");
 }
 
 fn snapshot(connection: &Connection) -> (Vec<String>, Vec<(i64, String, String)>) {
     let mut schema = connection
         .prepare("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name")
-        .unwrap();
+        .expect("sqlite_master is readable");
     let schema = schema
         .query_map([], |row| row.get(0))
-        .unwrap()
+        .expect("sqlite_master is readable")
         .collect::<Result<_, _>>()
-        .unwrap();
+        .expect("sqlite_master rows are text");
     let mut rows = connection
         .prepare("SELECT id, name, message FROM geocache_logs ORDER BY id")
-        .unwrap();
+        .expect("the scratch table is readable");
     let rows = rows
         .query_map([], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))
-        .unwrap()
+        .expect("the scratch table is readable")
         .collect::<Result<_, _>>()
-        .unwrap();
+        .expect("the scratch rows have these types");
     (schema, rows)
 }
 
 thread_local! {
     /// One scratch database per thread: the emulator's schema and a few rows.
     static SCRATCH: Connection = {
-        let connection = Connection::open_in_memory().unwrap();
-        connection.execute_batch(crate::db::SCHEMA).unwrap();
+        let connection = Connection::open_in_memory().expect("SQLite opens an in-memory database");
+        connection.execute_batch(crate::db::LOGBOOK_TABLES_SQL).expect("the emulator's own tables create");
         connection
             .execute_batch(
                 "INSERT INTO geocache_logs (created_at, name, message) VALUES
                  (1714521600000000, 'ada', 'first'), (1714521601000000, 'bob', 'second'),
                  (1714521602000000, 'cy', 'third');",
             )
-            .unwrap();
+            .expect("the seed rows insert");
         connection
     };
 }

@@ -14,11 +14,11 @@
 //! gateway then hands the services its role's JWT in its place, as the hosted gateway does, so
 //! PostgREST and the auth server only ever see JWTs. Any other bearer token passes unchanged.
 
-use crate::db::AppState;
 use crate::error::ApiError;
 use crate::keys::api_keys::{NEW_FORMAT_PREFIX, SECRET_PREFIX};
 use crate::keys::{Keys, Role};
 use crate::linger;
+use crate::state::AppState;
 use axum::body::Body;
 use axum::extract::{FromRequestParts, Request, State};
 use axum::http::request::Parts;
@@ -26,9 +26,6 @@ use axum::http::{header, HeaderMap, HeaderValue};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use http_body_util::BodyExt;
-
-/// The default body limit: a 1 MB message fits even if every character is escaped in JSON.
-pub const DEFAULT_MAX_BODY_BYTES: usize = 8 * 1024 * 1024;
 
 /// The role of the request's verified API key, for the services behind the gateway.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -4,8 +4,11 @@
 
 pub mod api_keys;
 mod hmac_provider;
+mod role;
 
-use crate::error::{ApiError, Authed};
+pub use role::Role;
+
+use crate::error::ApiError;
 use crate::keys::api_keys::ApiKeys;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
@@ -23,48 +26,6 @@ const DEMO_KEY_ISSUER: &str = "supabase-demo";
 
 /// PostgREST tolerates this much clock skew on `exp`, `nbf` and `iat`.
 const ALLOWED_SKEW_SECONDS: i64 = 30;
-
-/// The database roles a request can run as.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Role {
-    Anon,
-    Authenticated,
-    ServiceRole,
-}
-
-impl Role {
-    pub fn name(self) -> &'static str {
-        match self {
-            Role::Anon => "anon",
-            Role::Authenticated => "authenticated",
-            Role::ServiceRole => "service_role",
-        }
-    }
-
-    fn from_name(name: &str) -> Option<Role> {
-        [Role::Anon, Role::Authenticated, Role::ServiceRole]
-            .into_iter()
-            .find(|role| role.name() == name)
-    }
-
-    /// The one check for the service role; `refused` builds the caller's error for any other
-    /// role (a database privilege error, or the emulator endpoints' key error).
-    pub fn require_service_role<E>(self, refused: impl FnOnce(Role) -> E) -> Result<(), E> {
-        if self == Role::ServiceRole {
-            Ok(())
-        } else {
-            Err(refused(self))
-        }
-    }
-
-    /// PostgREST's "authed": any role other than the configured anonymous role.
-    pub fn authed(self) -> Authed {
-        match self {
-            Role::Anon => Authed::Anonymous,
-            Role::Authenticated | Role::ServiceRole => Authed::Authenticated,
-        }
-    }
-}
 
 /// Why a JWT was refused; each maps to PostgREST's error for it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -203,16 +164,16 @@ impl Keys {
     /// header of Supabase's keys (jsonwebtoken's own `Header` would serialise `typ` first).
     pub fn sign(&self, claims: &impl Serialize) -> String {
         const HEADER: &str = r#"{"alg":"HS256","typ":"JWT"}"#;
-        let claims = serde_json::to_vec(claims).unwrap_or_default();
+        let claims =
+            serde_json::to_vec(claims).expect("claims serialise: JSON objects with string keys");
         let message = format!(
             "{}.{}",
             URL_SAFE_NO_PAD.encode(HEADER),
             URL_SAFE_NO_PAD.encode(claims)
         );
-        // HMAC signing has no failure mode once the provider is installed.
         let signature =
             jsonwebtoken::crypto::sign(message.as_bytes(), &self.encoding, Algorithm::HS256)
-                .unwrap_or_default();
+                .expect("HMAC signing has no failure mode once the provider is installed");
         format!("{message}.{signature}")
     }
 
@@ -305,7 +266,10 @@ fn check_time_claim(
 /// The header must decode and name an HMAC algorithm: `none` and public-key algorithms cannot
 /// be verified with a shared secret.
 fn check_header(token: &str) -> Result<(), JwtError> {
-    let header = token.split('.').next().unwrap_or_default();
+    let header = token
+        .split('.')
+        .next()
+        .expect("split yields at least one piece");
     let header: Value = URL_SAFE_NO_PAD
         .decode(header)
         .ok()

@@ -7,8 +7,10 @@
 //! - `/auth/v1/...`: the GoTrue subset: accounts, sessions, refresh tokens, MFA ([`auth`]), behind
 //!   the same key check.
 //! - `GET /emulator/v1/sms`: the SMS outbox for test harnesses, service-role keys only
-//!   ([`outbox`]).
+//!   ([`sms_outbox`]).
 //! - `/emulator/v1/faults`: the fault plan for tests, service-role keys only ([`faults`]).
+
+#![cfg_attr(test, allow(clippy::unwrap_used))]
 
 pub mod auth;
 pub mod cli;
@@ -18,23 +20,28 @@ mod cors;
 pub mod db;
 pub mod error;
 pub mod faults;
+/// Entry points for fuzzers and crash replays; only with the `fuzzing` feature.
+#[cfg(feature = "fuzzing")]
 pub mod fuzzing;
 pub mod gateway;
 mod health;
+pub mod internal_cause;
 pub mod keys;
 mod linger;
-mod outbox;
 pub mod private_file;
 pub mod rest;
 pub mod server;
+mod sms_outbox;
+pub mod state;
 pub mod table;
 pub mod timestamp;
 
 use crate::cli::config::Config;
 use crate::cli::project_file::ProjectFileError;
 use crate::cli::secret::{self as jwt_secret, SecretError};
-use crate::db::{AppState, Database, OpenError};
+use crate::db::{Database, OpenError};
 use crate::server::ConnectionLimits;
+use crate::state::AppState;
 use axum::extract::DefaultBodyLimit;
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
@@ -50,7 +57,7 @@ pub fn app(state: AppState) -> Router {
         .merge(health::router())
         .merge(rest::router(state.clone()))
         .merge(auth::router(state.clone()))
-        .merge(outbox::router(state.clone()))
+        .merge(sms_outbox::router(state.clone()))
         .merge(faults::router(state.clone()))
         .fallback(no_route)
         // The gateway enforces `--max-body-bytes`; axum's own 2 MB default would cut it short.

@@ -1,11 +1,10 @@
 //! The one table the emulator serves, `public.geocache_logs`, as the schema cache knows it:
 //! column names, types and how literal text becomes a typed SQL value.
 
-use crate::error::ApiError;
 use crate::timestamp::{self, TimestampError};
 use rusqlite::types::{ToSql, ToSqlOutput};
 
-pub const SCHEMA: &str = "public";
+pub const DB_SCHEMA: &str = "public";
 pub const TABLE: &str = "geocache_logs";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,35 +44,64 @@ impl Column {
 
     /// Reads a literal from a query string (filters) the way PostgreSQL's input function for the
     /// column type would, with PostgreSQL's errors.
-    pub fn parse_literal(self, text: &str) -> Result<SqlValue, ApiError> {
+    pub fn parse_literal(self, text: &str) -> Result<SqlValue, LiteralError> {
         match self {
             Column::Id => parse_bigint(text).map(SqlValue::Integer),
             Column::CreatedAt => parse_timestamptz(text).map(SqlValue::Integer),
-            Column::Name | Column::Message if text.contains('\0') => {
-                Err(ApiError::nul_in_query_text())
-            }
+            Column::Name | Column::Message if text.contains('\0') => Err(LiteralError::NulInText),
             Column::Name | Column::Message => Ok(SqlValue::Text(text.to_owned())),
         }
     }
 }
 
 /// PostgreSQL's `int8in`: optional surrounding spaces and sign, decimal digits only.
-pub fn parse_bigint(text: &str) -> Result<i64, ApiError> {
+pub fn parse_bigint(text: &str) -> Result<i64, LiteralError> {
     let trimmed = text.trim_matches(' ');
     let digits = trimmed.strip_prefix(['+', '-']).unwrap_or(trimmed);
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(ApiError::invalid_text_representation("bigint", text));
+        return Err(LiteralError::InvalidBigint(text.to_owned()));
     }
     trimmed
         .parse::<i64>()
-        .map_err(|_| ApiError::numeric_out_of_range(text))
+        .map_err(|_| LiteralError::BigintOutOfRange(text.to_owned()))
 }
 
-pub fn parse_timestamptz(text: &str) -> Result<i64, ApiError> {
+/// PostgreSQL's `timestamptz_in`, to microseconds since the epoch.
+pub fn parse_timestamptz(text: &str) -> Result<i64, LiteralError> {
     timestamp::parse(text).map_err(|error| match error {
-        TimestampError::InvalidSyntax => ApiError::invalid_datetime_format(text),
-        TimestampError::FieldOutOfRange => ApiError::datetime_field_overflow(text),
+        TimestampError::InvalidSyntax => LiteralError::InvalidTimestamp(text.to_owned()),
+        TimestampError::FieldOutOfRange => LiteralError::TimestampOutOfRange(text.to_owned()),
     })
+}
+
+/// Why a literal is not valid input for its column type, as PostgreSQL's input functions decide.
+/// The table layer's own error: the API layer turns it into PostgreSQL's error codes
+/// (`impl From<LiteralError> for ApiError`), so this module depends on nothing above it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LiteralError {
+    /// A NUL byte, which PostgreSQL's text type cannot hold.
+    NulInText,
+    /// Not the syntax of a bigint.
+    InvalidBigint(String),
+    /// A bigint's syntax, but outside its range.
+    BigintOutOfRange(String),
+    /// Not the syntax of a timestamptz.
+    InvalidTimestamp(String),
+    /// A timestamptz's syntax, but a field outside its range.
+    TimestampOutOfRange(String),
+}
+
+impl LiteralError {
+    /// The SQLSTATE PostgreSQL's input function raises for this failure.
+    pub fn code(&self) -> &'static str {
+        match self {
+            LiteralError::NulInText => "22021",
+            LiteralError::InvalidBigint(_) => "22P02",
+            LiteralError::BigintOutOfRange(_) => "22003",
+            LiteralError::InvalidTimestamp(_) => "22007",
+            LiteralError::TimestampOutOfRange(_) => "22008",
+        }
+    }
 }
 
 /// A bound parameter: integers for `id` and `created_at` (microseconds), text for the rest.

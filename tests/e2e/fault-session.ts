@@ -182,6 +182,11 @@ export class FaultSession {
     return this.journal;
   }
 
+  /** Milliseconds since the journal position `at` (none yet: none). */
+  private msSince(at: number | undefined): number {
+    return at === undefined ? 0 : Date.now() - this.started - (this.times[at] ?? 0);
+  }
+
   /** Records, in every document of the page, each change in the number of entry cards. */
   static async sampleCardCounts(page: Page): Promise<void> {
     await page.addInitScript(() => {
@@ -353,8 +358,8 @@ export class FaultSession {
   /**
    * Waits until a load has ended: its whole-list reads answered and nothing else of this document in flight (so the
    * next step does not cancel a read half-way), and the page showing what the latest whole-list answer implies.
+   * `kept`: the lists a failed load may leave shown, by design.
    */
-  /** `kept`: the lists a failed load may leave shown, by design. */
   private async settle({ since, wholeListReads, kept, loads, what }: { since: number; wholeListReads: number; kept: Entry[][]; loads: Loads; what: string }) {
     // The poll's value says why it is still waiting, so a timeout reports what the page was doing.
     const state = async (): Promise<string> => {
@@ -364,12 +369,16 @@ export class FaultSession {
       const inFlight = this.calls.filter((call) => call.life === this.life && call.result === undefined).length;
       const seen = `pending: ${reads.length} whole-list reads (${reads.map((read) => read.result ?? 'unanswered').join(', ')}), ${inFlight} in flight, ${this.fetchErrors(since)} fetch errors, shown [${shown.map((entry) => entry.name).join(', ')}]`;
       if (reads.length < wholeListReads || latest === undefined || inFlight > 0) return seen;
-      if (latest.result === 'ok') return equal(shown, newestFirst(this.expectedStored(shown))) ? 'loaded' : seen;
+      const everyEntryShown = equal(shown, newestFirst(this.expectedStored(shown)));
+      if (latest.result === 'ok' && everyEntryShown) return 'loaded';
+      // A good latest read may belong to a load already superseded (the dev server's strict mode starts two loads, and
+      // one's later page can be sent after the other's failed first): give the page a second to show it first.
+      if (latest.result === 'ok' && this.msSince(latest.endedAt) < 1000) return seen;
       // A retried read may fail and be sent again: only a logged error ends the load then.
       if (loads === 'retried' && this.fetchErrors(since) === 0) return seen;
       // A failed page leaves what is shown: the list from before the load, or the pages read before the failed one,
       // which here (fewer entries than a page) already hold every entry.
-      const freshPagesShown = reads.some((read) => read.result === 'ok') && equal(shown, newestFirst(this.expectedStored(shown)));
+      const freshPagesShown = reads.some((read) => read.result === 'ok') && everyEntryShown;
       return this.fetchErrors(since) > 0 && (kept.some((list) => equal(shown, list)) || freshPagesShown) ? 'failed' : seen;
     };
     let settled = '';

@@ -18,8 +18,8 @@ use std::borrow::Cow;
 
 use crate::config::ClientConfig;
 use crate::entry::NewEntry;
-use crate::http::HttpRequest;
-use crate::outcome::{LogbookError, NoResponse, RawResponse};
+use crate::http::{HttpRequest, HttpResponse};
+use crate::outcome::{LogbookError, NoResponse};
 use crate::rest::logbook::{sign_logbook_outcome, TABLE};
 use crate::rest::retry::{self, backoff_delay_ms, retry_after_ms};
 use crate::rest::sign_key::{SignKey, KEY_HEADER};
@@ -78,7 +78,7 @@ pub fn sign_request(
 
 /// After an attempt that ended in `outcome` with `resends` resends before it: the wait before
 /// sending the sign again, or `None` when the outcome is final.
-pub fn resend_delay_ms(outcome: &Result<RawResponse, NoResponse>, resends: u32) -> Option<u32> {
+pub fn resend_delay_ms(outcome: &Result<HttpResponse, NoResponse>, resends: u32) -> Option<u32> {
     if resends >= MAX_RESENDS {
         return None;
     }
@@ -149,7 +149,7 @@ impl Signing {
     }
 
     /// Takes the outcome of the attempt just sent.
-    pub fn accept(&mut self, outcome: Result<RawResponse, NoResponse>) -> SignStep {
+    pub fn accept(&mut self, outcome: Result<HttpResponse, NoResponse>) -> SignStep {
         let delay = resend_delay_ms(&outcome, self.resends);
         let error = match sign_logbook_outcome(outcome) {
             Ok(()) => return SignStep::Stored,
@@ -201,23 +201,23 @@ mod tests {
         )
     }
 
-    fn answer(status: u16) -> Result<RawResponse, NoResponse> {
-        Ok(RawResponse::new(status, ""))
+    fn answer(status: u16) -> Result<HttpResponse, NoResponse> {
+        Ok(HttpResponse::new(status, ""))
     }
 
-    fn dropped() -> Result<RawResponse, NoResponse> {
+    fn dropped() -> Result<HttpResponse, NoResponse> {
         Err(NetworkFailure {
             message: "TypeError: Failed to fetch".into(),
         }
         .into())
     }
 
-    fn timed_out() -> Result<RawResponse, NoResponse> {
+    fn timed_out() -> Result<HttpResponse, NoResponse> {
         Err(NoResponse::TimedOut(RequestTimeout::default()))
     }
 
     /// The steps of a sign whose every attempt ends as `outcome` says.
-    fn steps(outcome: impl Fn() -> Result<RawResponse, NoResponse>) -> Vec<SignStep> {
+    fn steps(outcome: impl Fn() -> Result<HttpResponse, NoResponse>) -> Vec<SignStep> {
         let mut signing = signing();
         let mut steps = Vec::new();
         loop {
@@ -275,7 +275,7 @@ mod tests {
 
     #[test]
     fn lost_answers_and_gateway_failures_are_resent_three_times_then_unknown() {
-        type Outcome = fn() -> Result<RawResponse, NoResponse>;
+        type Outcome = fn() -> Result<HttpResponse, NoResponse>;
         let cases: [(Outcome, &str); 8] = [
             (dropped, "network_error"),
             (timed_out, "timeout"),
@@ -353,7 +353,7 @@ mod tests {
     #[test]
     fn retry_after_replaces_the_back_off() {
         let answer = |status: u16, value: &str| {
-            Ok(RawResponse::new(status, "").with_header("Retry-After", value))
+            Ok(HttpResponse::new(status, "").with_header("Retry-After", value))
         };
         assert_eq!(resend_delay_ms(&answer(503, "2"), 0), Some(2000));
         assert_eq!(resend_delay_ms(&answer(524, "0"), 1), Some(0));

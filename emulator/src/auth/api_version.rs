@@ -24,7 +24,9 @@ impl ApiVersion {
     /// GoTrue's `DetermineClosestAPIVersion`, with Go's strict `2006-01-02` layout.
     pub fn closest(date: &str) -> ApiVersion {
         match parse_date(date) {
-            Some(date) if date >= NaiveDate::from_ymd_opt(2024, 1, 1).unwrap_or_default() => {
+            Some(date)
+                if date >= NaiveDate::from_ymd_opt(2024, 1, 1).expect("2024-01-01 is a date") =>
+            {
                 ApiVersion::V2024_01_01
             }
             _ => ApiVersion::Initial,

@@ -2,17 +2,18 @@
 //! verify against within the challenge lifetime. For a phone factor the emulator "sends" the
 //! 6-digit code by writing it to the SMS outbox.
 
-use crate::auth::authenticated::Authenticated;
 use crate::auth::body::{self, text};
 use crate::auth::error::AuthError;
 use crate::auth::factors::load_factor;
 use crate::auth::random;
 use crate::auth::rate_limit::Action;
+use crate::auth::service::challenge::issue_challenge;
 use crate::auth::settings::PHONE_CODE_DIGITS;
-use crate::auth::store::factors::{self, ChallengeRecord, FactorType};
-use crate::auth::store::outbox::{self, SmsRecord};
-use crate::db::AppState;
+use crate::auth::signed_in_user::SignedInUser;
+use crate::auth::store::factors::{ChallengeRecord, FactorType};
+use crate::auth::store::sent_sms::SmsRecord;
 use crate::error::ApiError;
+use crate::state::AppState;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::Json;
@@ -34,7 +35,7 @@ pub struct ChallengeResponse {
 pub async fn challenge(
     State(state): State<AppState>,
     Path(factor_id): Path<String>,
-    caller: Authenticated,
+    caller: SignedInUser,
     body: Bytes,
 ) -> Result<Json<ChallengeResponse>, ApiError> {
     caller.require_not_anonymous()?;
@@ -76,15 +77,7 @@ pub async fn challenge(
     };
     state
         .db
-        .call(move |connection| {
-            let transaction = connection.transaction()?;
-            factors::insert_challenge(&transaction, &challenge)?;
-            if let Some(sms) = &sms {
-                outbox::insert(&transaction, sms)?;
-            }
-            transaction.commit()?;
-            Ok(())
-        })
+        .call(move |connection| Ok(issue_challenge(connection, &challenge, sms.as_ref())?))
         .await?;
     Ok(Json(response))
 }

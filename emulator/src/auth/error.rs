@@ -11,7 +11,7 @@
 //! style, and turns internal errors into GoTrue's 500 `unexpected_failure`.
 
 use crate::auth::api_version::ApiVersion;
-use crate::error::{ApiError, InternalErrorCause};
+use crate::internal_cause::InternalErrorCause;
 use axum::extract::Request;
 use axum::http::{header, HeaderName, HeaderValue, StatusCode};
 use axum::middleware::Next;
@@ -432,7 +432,7 @@ impl AuthError {
         let mut response = (
             self.status,
             [(header::CONTENT_TYPE, "application/json")],
-            body.unwrap_or_default(),
+            body.expect("error bodies are numbers, strings and lists of strings"),
         )
             .into_response();
         let headers = response.headers_mut();
@@ -471,13 +471,7 @@ struct CurrentBody<'a> {
 /// Go's `%q` for the strings GoTrue quotes in messages (JSON string syntax matches it for
 /// printable text).
 fn go_quote(text: &str) -> String {
-    serde_json::to_string(text).unwrap_or_default()
-}
-
-impl From<AuthError> for ApiError {
-    fn from(error: AuthError) -> Self {
-        ApiError::Auth(Box::new(error))
-    }
+    serde_json::to_string(text).expect("a string serialises")
 }
 
 /// Middleware for the auth routes: answers errors in the body style the request asked for.

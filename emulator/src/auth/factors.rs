@@ -2,19 +2,17 @@
 //! (unenroll), after GoTrue api/mfa.go. Factors start unverified; the first successful verify
 //! marks them verified.
 
-use crate::auth::authenticated::Authenticated;
 use crate::auth::body::{self, text};
 use crate::auth::error::AuthError;
-use crate::auth::settings::MAX_FACTORS;
-use crate::auth::store::factors::{self, FactorRecord, FactorType};
-use crate::auth::store::sessions::{self, SessionRecord};
+use crate::auth::service::enrolment;
+use crate::auth::signed_in_user::SignedInUser;
+use crate::auth::store::factors::{FactorRecord, FactorType};
 use crate::auth::{random, totp, validation};
-use crate::db::AppState;
 use crate::error::ApiError;
+use crate::state::AppState;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::Json;
-use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
@@ -53,7 +51,7 @@ pub struct UnenrollResponse {
 
 pub async fn enroll(
     State(state): State<AppState>,
-    caller: Authenticated,
+    caller: SignedInUser,
     body: Bytes,
 ) -> Result<Json<EnrollResponse>, ApiError> {
     caller.require_not_anonymous()?;
@@ -113,70 +111,20 @@ pub async fn enroll(
             response.phone = requested;
         }
     }
-    let factor_expiry = state.auth.factor_expiry;
+    let expired_before = now - state.auth.factor_expiry * 1_000_000;
     state
         .db
         .call(move |connection| {
-            let transaction = connection.transaction()?;
-            if factor_type == FactorType::Phone {
-                replace_unverified_phone_factors(&transaction, &factor)?;
-            }
-            let expired_before = now - factor_expiry * 1_000_000;
-            check_room_for_factor(&transaction, &factor, &session, expired_before)?;
-            factors::insert(&transaction, &factor)?;
-            transaction.commit()?;
-            Ok(())
+            enrolment::enroll_factor(connection, &factor, &session, expired_before)
         })
         .await?;
     Ok(Json(response))
 }
 
-/// A phone number may have one verified factor; unverified attempts for it are replaced.
-fn replace_unverified_phone_factors(
-    connection: &Connection,
-    new: &FactorRecord,
-) -> Result<(), ApiError> {
-    for existing in factors::list_of_user(connection, &new.user_id)? {
-        if existing.factor_type == FactorType::Phone && existing.phone == new.phone {
-            if existing.verified {
-                return Err(AuthError::verified_phone_factor_exists().into());
-            }
-            factors::delete(connection, &existing.id)?;
-        }
-    }
-    Ok(())
-}
-
-/// GoTrue `validateFactors`: expired enrolments go first; then the name must be new, the user
-/// must have room, and a user with a verified factor must be at AAL2 to add another.
-fn check_room_for_factor(
-    connection: &Connection,
-    new: &FactorRecord,
-    session: &SessionRecord,
-    expired_before: i64,
-) -> Result<(), ApiError> {
-    factors::delete_expired(connection, expired_before)?;
-    let existing = factors::list_of_user(connection, &new.user_id)?;
-    if existing
-        .iter()
-        .any(|factor| factor.friendly_name == new.friendly_name)
-    {
-        return Err(AuthError::factor_name_conflict(&new.friendly_name).into());
-    }
-    let verified = existing.iter().filter(|factor| factor.verified).count();
-    if existing.len() >= MAX_FACTORS || verified >= MAX_FACTORS {
-        return Err(AuthError::too_many_factors().into());
-    }
-    if verified > 0 && !session.is_aal2() {
-        return Err(AuthError::aal2_required_to_enroll().into());
-    }
-    Ok(())
-}
-
 pub async fn unenroll(
     State(state): State<AppState>,
     Path(factor_id): Path<String>,
-    caller: Authenticated,
+    caller: SignedInUser,
 ) -> Result<Json<UnenrollResponse>, ApiError> {
     caller.require_not_anonymous()?;
     let factor = load_factor(&state, &caller, &factor_id).await?;
@@ -188,18 +136,7 @@ pub async fn unenroll(
     let id = factor.id.clone();
     state
         .db
-        .call(move |connection| {
-            let transaction = connection.transaction()?;
-            factors::delete(&transaction, &factor.id)?;
-            sessions::downgrade_for_factor(
-                &transaction,
-                &factor.id,
-                factor.factor_type.amr_method(),
-                now,
-            )?;
-            transaction.commit()?;
-            Ok(())
-        })
+        .call(move |connection| Ok(enrolment::unenroll_factor(connection, &factor, now)?))
         .await?;
     Ok(Json(UnenrollResponse { id }))
 }
@@ -208,7 +145,7 @@ pub async fn unenroll(
 /// caller's factors that has not expired unverified.
 pub async fn load_factor(
     state: &AppState,
-    caller: &Authenticated,
+    caller: &SignedInUser,
     factor_id: &str,
 ) -> Result<FactorRecord, ApiError> {
     let id = Uuid::parse_str(factor_id)
@@ -222,16 +159,9 @@ pub async fn load_factor(
     let factor = state
         .db
         .call(move |connection| {
-            let factor = factors::find_of_user(connection, &id, &user_id)?;
-            match factor {
-                // An abandoned enrolment is gone, not waiting to be finished later by whoever
-                // gets hold of the session.
-                Some(factor) if factor.expired(lifetime, now) => {
-                    factors::delete(connection, &factor.id)?;
-                    Ok(None)
-                }
-                factor => Ok(factor),
-            }
+            Ok(enrolment::find_live_factor(
+                connection, &id, &user_id, lifetime, now,
+            )?)
         })
         .await?;
     Ok(factor.ok_or_else(AuthError::factor_not_found)?)

@@ -2,11 +2,11 @@
 //! with them their refresh tokens. Access tokens already issued stay valid until they expire, as
 //! with any JWT, except on the auth routes, which look the session up.
 
-use crate::auth::authenticated::Authenticated;
 use crate::auth::error::AuthError;
+use crate::auth::signed_in_user::SignedInUser;
 use crate::auth::store::sessions;
-use crate::db::AppState;
 use crate::error::ApiError;
+use crate::state::AppState;
 use axum::extract::{RawQuery, State};
 use axum::http::StatusCode;
 
@@ -33,7 +33,7 @@ fn scope(query: Option<&str>) -> Result<Scope, AuthError> {
 pub async fn logout(
     State(state): State<AppState>,
     RawQuery(query): RawQuery,
-    caller: Authenticated,
+    caller: SignedInUser,
 ) -> Result<StatusCode, ApiError> {
     let scope = scope(query.as_deref())?;
     state
@@ -42,12 +42,13 @@ pub async fn logout(
             let user_id = &caller.user.id;
             // A token without a session logs out everywhere, whatever the scope.
             match (scope, caller.session.as_ref()) {
-                (Scope::Local, Some(session)) => sessions::delete(connection, &session.id),
+                (Scope::Local, Some(session)) => sessions::delete(connection, &session.id)?,
                 (Scope::Others, Some(session)) => {
-                    sessions::delete_others_of_user(connection, user_id, &session.id)
+                    sessions::delete_others_of_user(connection, user_id, &session.id)?
                 }
-                _ => sessions::delete_all_of_user(connection, user_id),
+                _ => sessions::delete_all_of_user(connection, user_id)?,
             }
+            Ok(())
         })
         .await?;
     Ok(StatusCode::NO_CONTENT)

@@ -16,7 +16,6 @@
 //! `X-Supabase-Api-Version` asks for ([`error`]).
 
 pub mod api_version;
-pub mod authenticated;
 mod body;
 mod challenge;
 mod constant_time;
@@ -28,18 +27,20 @@ mod logout;
 mod password;
 pub mod random;
 pub mod rate_limit;
+pub mod service;
+pub mod session_tokens;
 pub mod settings;
+pub mod signed_in_user;
 mod signup;
 pub mod store;
-mod token;
-pub mod tokens;
+mod token_grant;
 pub mod totp;
 mod user;
 mod validation;
 mod verify;
 
-use crate::db::AppState;
 use crate::gateway;
+use crate::state::AppState;
 use axum::middleware;
 use axum::routing::{delete, get, post};
 use axum::Router;
@@ -47,7 +48,7 @@ use axum::Router;
 pub fn router(state: AppState) -> Router {
     Router::new()
         .route("/auth/v1/signup", post(signup::signup))
-        .route("/auth/v1/token", post(token::token))
+        .route("/auth/v1/token", post(token_grant::token))
         .route("/auth/v1/user", get(user::user))
         .route("/auth/v1/logout", post(logout::logout))
         .route("/auth/v1/factors", post(factors::enroll))

@@ -74,7 +74,10 @@ impl AuthSettings {
             .api_url
             .split_once("://")
             .map_or(self.api_url.as_str(), |(_, rest)| rest);
-        without_scheme.split('/').next().unwrap_or_default()
+        without_scheme
+            .split('/')
+            .next()
+            .expect("split yields at least one piece")
     }
 }
 

@@ -5,12 +5,13 @@ use crate::auth::body::{self, text};
 use crate::auth::error::AuthError;
 use crate::auth::json::TokenResponse;
 use crate::auth::rate_limit::Action;
+use crate::auth::service::sign_up;
+use crate::auth::session_tokens::Signer;
 use crate::auth::store::users::{self, UserRecord};
-use crate::auth::tokens::{self, Signer};
 use crate::auth::{password, random, validation};
 use crate::client_address::ClientAddress;
-use crate::db::AppState;
 use crate::error::ApiError;
+use crate::state::AppState;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::Json;
@@ -104,19 +105,11 @@ pub async fn signup(
     let response = state
         .db
         .call(move |connection| {
-            let transaction = connection.transaction()?;
-            // A concurrent sign-up may have taken the address since the check above.
-            if users::find_by_email(&transaction, &user.email)?.is_some() {
-                return Err(AuthError::user_already_exists().into());
-            }
-            users::insert(&transaction, &user)?;
             let signer = Signer {
                 keys: &keys,
                 settings: &settings,
             };
-            let response = tokens::start_session(&transaction, signer, &user.id, "password", now)?;
-            transaction.commit()?;
-            Ok(response)
+            sign_up::create_user_with_session(connection, signer, &user, now)
         })
         .await?;
     Ok(Json(response))

@@ -1,11 +1,11 @@
 //! `GET /auth/v1/user`: the signed-in user, with their factors (GoTrue api/user.go `UserGet`).
 
-use crate::auth::authenticated::Authenticated;
 use crate::auth::error::AuthError;
 use crate::auth::json::{self, UserJson};
+use crate::auth::signed_in_user::SignedInUser;
 use crate::auth::store::factors;
-use crate::db::AppState;
 use crate::error::ApiError;
+use crate::state::AppState;
 use axum::extract::State;
 use axum::Json;
 
@@ -14,7 +14,7 @@ const AUDIENCE: &str = "authenticated";
 
 pub async fn user(
     State(state): State<AppState>,
-    caller: Authenticated,
+    caller: SignedInUser,
 ) -> Result<Json<UserJson>, ApiError> {
     if caller.claims.aud.first().map(String::as_str) != Some(AUDIENCE) {
         return Err(AuthError::audience_mismatch().into());
@@ -22,7 +22,7 @@ pub async fn user(
     let user_id = caller.user.id.clone();
     let factors = state
         .db
-        .call(move |connection| factors::list_of_user(connection, &user_id))
+        .call(move |connection| Ok(factors::list_of_user(connection, &user_id)?))
         .await?;
     Ok(Json(json::user(&caller.user, &factors)))
 }

@@ -4,19 +4,17 @@
 //! AAL1 refresh token can no longer mint AAL2 tokens), the user's other sessions below AAL2 end
 //! and their other unverified factors of that type go. A verified challenge cannot be reused.
 
-use crate::auth::authenticated::Authenticated;
 use crate::auth::body::{self, text};
 use crate::auth::error::AuthError;
 use crate::auth::factors::load_factor;
 use crate::auth::json::TokenResponse;
 use crate::auth::rate_limit::Action;
-use crate::auth::store::factors::{self, FactorType};
-use crate::auth::store::sessions::{self, AAL2};
-use crate::auth::tokens::{self, Signer};
-use crate::auth::{constant_time, totp};
+use crate::auth::service::verification::{self, Verification};
+use crate::auth::session_tokens::Signer;
+use crate::auth::signed_in_user::SignedInUser;
 use crate::client_address::ClientAddress;
-use crate::db::AppState;
 use crate::error::ApiError;
+use crate::state::AppState;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::Json;
@@ -33,7 +31,7 @@ pub async fn verify(
     State(state): State<AppState>,
     Path(factor_id): Path<String>,
     client: ClientAddress,
-    caller: Authenticated,
+    caller: SignedInUser,
     body: Bytes,
 ) -> Result<Json<TokenResponse>, ApiError> {
     let now = state.clock.now_micros();
@@ -64,86 +62,23 @@ pub async fn verify(
     let session = caller
         .session("Cannot read SessionId claim as UUID")?
         .clone();
-    let session_id = session.id.clone();
-    let user_id = caller.user.id.clone();
-    let challenge_lifetime = state.auth.challenge_expiry * 1_000_000;
+    let verification = Verification {
+        factor,
+        session,
+        user_id: caller.user.id.clone(),
+        challenge_id,
+        code,
+        challenge_lifetime: state.auth.challenge_expiry * 1_000_000,
+    };
     let (keys, settings) = (state.keys.clone(), state.auth.clone());
     let response = state
         .db
         .call(move |connection| {
-            let transaction = connection.transaction()?;
-            // A second factor may only be added by someone who passed the first: otherwise a
-            // password alone could verify a factor enrolled earlier and reach AAL2 with it.
-            if !factor.verified
-                && !session.is_aal2()
-                && factors::list_of_user(&transaction, &user_id)?
-                    .iter()
-                    .any(|other| other.verified)
-            {
-                return Err(AuthError::aal2_required_to_verify().into());
-            }
-            let challenge = factors::find_challenge(&transaction, &challenge_id, &factor.id)?
-                .ok_or_else(AuthError::challenge_not_found)?;
-            if challenge.verified_at.is_some() {
-                return Err(AuthError::challenge_already_used().into());
-            }
-            if now > challenge.created_at + challenge_lifetime {
-                factors::delete_challenge(&transaction, &challenge.id)?;
-                transaction.commit()?;
-                return Err(AuthError::challenge_expired(&challenge.id).into());
-            }
-            let valid = match factor.factor_type {
-                // A time step accepted once for this factor, or any earlier one, is never
-                // accepted again: a code seen over someone's shoulder cannot be replayed.
-                FactorType::Totp => match totp::matching_step(
-                    factor.secret.as_deref().unwrap_or_default(),
-                    &code,
-                    now.div_euclid(1_000_000),
-                )? {
-                    Some(step)
-                        if factors::last_totp_step(&transaction, &factor.id)?
-                            .is_none_or(|last| step > last) =>
-                    {
-                        factors::record_totp_step(&transaction, &factor.id, step)?;
-                        true
-                    }
-                    _ => false,
-                },
-                FactorType::Phone => challenge
-                    .otp_code
-                    .as_deref()
-                    .is_some_and(|sent| constant_time::eq(sent.as_bytes(), code.as_bytes())),
-            };
-            if !valid {
-                return Err(match factor.factor_type {
-                    FactorType::Totp => AuthError::invalid_totp_code(),
-                    FactorType::Phone => AuthError::invalid_phone_code(),
-                }
-                .into());
-            }
-            factors::mark_challenge_verified(&transaction, &challenge.id, now)?;
-            if !factor.verified {
-                factors::mark_verified(&transaction, &factor.id, now)?;
-            }
-            sessions::add_amr_claim(
-                &transaction,
-                &session_id,
-                factor.factor_type.amr_method(),
-                now,
-            )?;
-            let parent = sessions::active_refresh_token(&transaction, &session_id)?;
-            let refresh_token =
-                tokens::rotate_refresh_token(&transaction, &session_id, parent.as_deref(), now)?;
-            sessions::set_aal(&transaction, &session_id, AAL2, Some(&factor.id), now)?;
-            sessions::delete_below_aal2_of_user(&transaction, &user_id)?;
-            factors::delete_unverified_of_type(&transaction, &user_id, factor.factor_type)?;
             let signer = Signer {
                 keys: &keys,
                 settings: &settings,
             };
-            let response = tokens::respond(&transaction, signer, &session_id, refresh_token, now)?;
-            transaction.commit()?;
-            Ok(response)
+            verification::verify_challenge(connection, signer, &verification, now)
         })
         .await?;
     Ok(Json(response))
@@ -152,7 +87,7 @@ pub async fn verify(
 /// gofrs/uuid's text forms (canonical, 32 hex digits, braced, URN); its errors become GoTrue's
 /// `bad_json` because the UUID is decoded with the body.
 fn parse_go_uuid(text: &str) -> Result<Uuid, AuthError> {
-    let quoted = serde_json::to_string(text).unwrap_or_default();
+    let quoted = serde_json::to_string(text).expect("a string serialises");
     match text.len() {
         32 | 36 | 38 | 41 | 45 => Uuid::parse_str(text).map_err(|_| {
             AuthError::bad_json(&format!("uuid: incorrect UUID format in string {quoted}"))

@@ -5,18 +5,17 @@ use crate::cli::project_file::{ProjectFile, ProjectFileError};
 use crate::cli::secret::{self, JwtSecret, SecretError};
 use crate::db::DbLocation;
 use crate::faults::plan::{self, FaultPlan};
-use crate::gateway::DEFAULT_MAX_BODY_BYTES;
 use crate::keys::api_keys;
 use crate::keys::Keys;
 use crate::rest::sign_limit::{
     SignLimits, DEFAULT_MAX_SIGNS_PER_ADDRESS_MINUTE, DEFAULT_MAX_SIGNS_PER_MINUTE,
     DEFAULT_MAX_SIGNS_PER_REQUEST,
 };
-use crate::rest::DEFAULT_MAX_ROWS;
 use crate::server::{
     ConnectionLimits, DEFAULT_HEADER_READ_TIMEOUT_SECONDS, DEFAULT_IDLE_TIMEOUT_SECONDS,
     DEFAULT_MAX_CONNECTIONS,
 };
+use crate::state::{DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_ROWS};
 use clap::builder::TypedValueParser;
 use clap::Parser;
 use std::net::IpAddr;

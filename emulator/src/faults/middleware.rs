@@ -3,11 +3,11 @@
 //! faulted. Runs inside the CORS layer, so injected errors still carry CORS headers and a
 //! browser sees their status rather than an opaque network error.
 
-use crate::db::AppState;
 use crate::error::ApiError;
 use crate::faults::connection::{ConnectionTap, Cut};
 use crate::faults::injector::{Answered, Chosen};
 use crate::faults::plan::{ErrorBody, Fault};
+use crate::state::AppState;
 use axum::body::{Body, Bytes};
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{header, HeaderValue, Method, StatusCode};

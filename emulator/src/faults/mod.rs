@@ -17,11 +17,11 @@ pub mod injector;
 pub mod middleware;
 pub mod plan;
 
-use crate::db::AppState;
 use crate::error::ApiError;
 use crate::faults::injector::Report;
 use crate::faults::plan::FaultPlan;
 use crate::gateway::{self, ServiceRoleKey};
+use crate::state::AppState;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::StatusCode;

@@ -5,7 +5,7 @@
 //! label of its own), so the same secret always prints the same keys and neither key reveals the
 //! secret or the other key.
 
-use crate::keys::Role;
+use crate::keys::role::Role;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use hmac::digest::KeyInit;

@@ -16,7 +16,6 @@
 //! ([`crate::rest::sign_once`]); a resend is answered as a success that stored nothing.
 
 use crate::client_address::ClientAddress;
-use crate::db::AppState;
 use crate::error::ApiError;
 use crate::gateway::ApiKeyRole;
 use crate::keys::Role;
@@ -29,7 +28,8 @@ use crate::rest::response::{self, content_range_header};
 use crate::rest::role::request_role;
 use crate::rest::sign_once::SignKey;
 use crate::rest::store;
-use crate::table::{Column, Row, SCHEMA, TABLE};
+use crate::state::AppState;
+use crate::table::{Column, Row, DB_SCHEMA, TABLE};
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::request::Parts;
@@ -64,7 +64,7 @@ pub async fn table(
     let query = uri.query().map(str::to_owned);
     let role = request_role(&state.keys, &headers, api_key, state.clock.now_seconds())?;
     let schema = requested_schema(&method, &headers)?;
-    if table != TABLE || schema != SCHEMA {
+    if table != TABLE || schema != DB_SCHEMA {
         return Err(ApiError::table_not_found(&schema, &table));
     }
     let request = TableRequest {
@@ -92,11 +92,11 @@ fn requested_schema(method: &Method, headers: &HeaderMap) -> Result<String, ApiE
         _ => "accept-profile",
     };
     match headers.get(header) {
-        None => Ok(SCHEMA.to_owned()),
+        None => Ok(DB_SCHEMA.to_owned()),
         Some(value) => {
             let schema = value.to_str().unwrap_or_default().trim();
-            if schema == SCHEMA {
-                Ok(SCHEMA.to_owned())
+            if schema == DB_SCHEMA {
+                Ok(DB_SCHEMA.to_owned())
             } else {
                 Err(ApiError::unacceptable_schema(schema))
             }
@@ -244,7 +244,7 @@ fn no_change() -> Values {
 
 /// Only `service_role` holds the privilege (PostgreSQL's 42501 for the others).
 fn refuse_unless_service_role(role: Role) -> Result<(), ApiError> {
-    role.require_service_role(|role| ApiError::insufficient_privilege(role.authed()))
+    role.require_service_role(|role| ApiError::insufficient_privilege(role.anonymity()))
 }
 
 /// Supabase loads the `safeupdate` extension: UPDATE and DELETE need a WHERE clause, which

@@ -4,10 +4,9 @@
 //! A value inside a tree ends at the next `,` or `)`, so values holding those (or `.`, `:`)
 //! are written in double quotes, with backslash escapes inside the quotes.
 
-use super::{
-    field_name, json_path, list_element, op_expr, Cursor, Filter, QueryError, ValueSyntax,
-    FIELD_NAME,
-};
+use super::cursor::{Cursor, QueryError};
+use super::filter::{op_expr, Filter, ValueSyntax};
+use super::lexemes::{field_name, json_path, FIELD_NAME};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LogicOperator {
@@ -148,23 +147,4 @@ fn filter(cursor: &mut Cursor, context: &str) -> Result<Filter, QueryError> {
         negated,
         operation,
     })
-}
-
-/// PostgREST's `pLogicSingleVal`: a quoted value followed by `,`, `)` or the end; else a
-/// `{...}` array literal; else everything up to the next `,` or `)` (quotes included).
-pub(super) fn single_value(cursor: &mut Cursor) -> String {
-    let start = cursor.position;
-    if cursor.eat('{') {
-        let mut text = String::from("{");
-        while let Some(c) = cursor.peek().filter(|c| !matches!(c, '{' | '}')) {
-            text.push(c);
-            cursor.bump();
-        }
-        if cursor.eat('}') {
-            text.push('}');
-            return text;
-        }
-        cursor.position = start;
-    }
-    list_element(cursor)
 }

@@ -29,7 +29,7 @@ pub fn negotiate(headers: &HeaderMap) -> Result<Output, ApiError> {
         .map(|item| {
             item.split(';')
                 .next()
-                .unwrap_or_default()
+                .expect("split yields at least one piece")
                 .trim()
                 .to_ascii_lowercase()
         })
@@ -54,7 +54,7 @@ pub fn require_json_body(headers: &HeaderMap) -> Result<(), ApiError> {
     let essence = content_type
         .split(';')
         .next()
-        .unwrap_or_default()
+        .expect("split yields at least one piece")
         .trim()
         .to_ascii_lowercase();
     if essence.is_empty() || essence == "application/json" {

@@ -13,14 +13,11 @@ pub mod sign_once;
 pub(crate) mod sql;
 mod store;
 
-use crate::db::AppState;
 use crate::gateway;
+use crate::state::AppState;
 use axum::middleware;
 use axum::routing::any;
 use axum::Router;
-
-/// Hosted Supabase's `[api] max_rows`: the most rows one read returns, unless configured.
-pub const DEFAULT_MAX_ROWS: i64 = 1000;
 
 pub fn router(state: AppState) -> Router {
     Router::new()

@@ -174,7 +174,7 @@ fn text(column: Column, value: &Value) -> Result<String, ApiError> {
 
 fn timestamptz(_: Column, value: &Value) -> Result<i64, ApiError> {
     match value {
-        Value::String(text) => table::parse_timestamptz(text),
+        Value::String(text) => Ok(table::parse_timestamptz(text)?),
         other => Err(ApiError::invalid_datetime_format(&other.to_string())),
     }
 }

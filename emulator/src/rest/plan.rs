@@ -151,7 +151,7 @@ fn condition(filter: &Filter) -> Result<Condition, ApiError> {
         Operation::In(items) => Predicate::In(
             items
                 .iter()
-                .map(|text| column.parse_literal(text))
+                .map(|text| column.parse_literal(text).map_err(ApiError::from))
                 .collect::<Result<_, _>>()?,
         ),
         Operation::IsNull => Predicate::IsNull,

@@ -146,7 +146,9 @@ mod tests {
 
     fn receipts() -> Connection {
         let connection = Connection::open_in_memory().unwrap();
-        connection.execute_batch(crate::db::SCHEMA).unwrap();
+        connection
+            .execute_batch(crate::db::LOGBOOK_TABLES_SQL)
+            .unwrap();
         connection
     }
 

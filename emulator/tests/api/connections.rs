@@ -2,9 +2,10 @@
 //! (connections over it wait and are never reset), and a refused body the client sees refused.
 
 use crate::wire::TABLE_URL;
-use geocache_emulator::db::{AppState, DbLocation};
+use geocache_emulator::db::DbLocation;
 use geocache_emulator::keys::DEFAULT_JWT_SECRET;
 use geocache_emulator::server::ConnectionLimits;
+use geocache_emulator::state::AppState;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};

@@ -3,9 +3,10 @@
 use crate::support::{TestApp, TABLE_URL};
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use geocache_emulator::db::{AppState, DbLocation};
+use geocache_emulator::db::DbLocation;
 use geocache_emulator::error::InternalErrorCause;
 use geocache_emulator::keys::DEFAULT_JWT_SECRET;
+use geocache_emulator::state::AppState;
 use http_body_util::BodyExt;
 use tower::ServiceExt;
 

@@ -4,7 +4,8 @@ use crate::support::{TestApp, TABLE_URL};
 use axum::http::{Method, StatusCode};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
-use geocache_emulator::db::{AppState, DbLocation};
+use geocache_emulator::db::DbLocation;
+use geocache_emulator::state::AppState;
 use serde_json::{json, Value};
 
 fn now() -> i64 {

@@ -4,8 +4,9 @@
 use crate::support::{TestApp, TABLE_URL};
 use crate::wire::{raw_exchange, request, Served};
 use axum::http::{Method, StatusCode};
-use geocache_emulator::db::{AppState, DbLocation};
+use geocache_emulator::db::DbLocation;
 use geocache_emulator::keys::DEFAULT_JWT_SECRET;
+use geocache_emulator::state::AppState;
 use serde_json::json;
 
 fn app_with_limit(bytes: usize) -> TestApp {

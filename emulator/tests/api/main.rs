@@ -1,5 +1,8 @@
 //! Integration tests for geocache-emulator, one binary for fast linking.
 
+// Tests unwrap: a panic there is a failed test, and the line it points at says what broke.
+#![cfg_attr(test, allow(clippy::unwrap_used))]
+
 mod auth;
 mod connections;
 mod cors;

@@ -4,8 +4,9 @@
 
 use crate::support::{TestApp, TestResponse, TABLE_URL};
 use axum::http::{Method, StatusCode};
-use geocache_emulator::db::{AppState, Database, DbLocation};
+use geocache_emulator::db::{Database, DbLocation};
 use geocache_emulator::keys::{Keys, DEFAULT_JWT_SECRET};
+use geocache_emulator::state::AppState;
 use serde_json::json;
 
 const BROWSER: &str = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) \

@@ -4,8 +4,9 @@
 use crate::support::{TestApp, TestResponse, TABLE_URL};
 use crate::wire::Binary;
 use axum::http::{Method, StatusCode};
-use geocache_emulator::db::{AppState, DbLocation};
+use geocache_emulator::db::DbLocation;
 use geocache_emulator::keys::DEFAULT_JWT_SECRET;
+use geocache_emulator::state::AppState;
 use serde_json::{json, Value};
 use std::io::{Read, Write};
 use std::net::TcpStream;

@@ -3,9 +3,10 @@
 
 use crate::support::{TestApp, TestResponse, TABLE_URL};
 use axum::http::{Method, StatusCode};
-use geocache_emulator::db::{AppState, DbLocation};
+use geocache_emulator::db::DbLocation;
 use geocache_emulator::keys::DEFAULT_JWT_SECRET;
 use geocache_emulator::rest::sign_limit::SignLimits;
+use geocache_emulator::state::AppState;
 use serde_json::{json, Value};
 
 const PROXY: &str = "10.0.0.1:443";

@@ -4,9 +4,10 @@
 
 use crate::support::{TestApp, TestResponse, TABLE_URL};
 use axum::http::{Method, StatusCode};
-use geocache_emulator::db::{AppState, DbLocation};
+use geocache_emulator::db::DbLocation;
 use geocache_emulator::keys::DEFAULT_JWT_SECRET;
 use geocache_emulator::rest::sign_limit::SignLimits;
+use geocache_emulator::state::AppState;
 use serde_json::{json, Value};
 
 const KEY: &str = "123e4567-e89b-42d3-a456-426614174000";

@@ -3,8 +3,9 @@
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
-use geocache_emulator::db::{AppState, DbLocation};
+use geocache_emulator::db::DbLocation;
 use geocache_emulator::keys::DEFAULT_JWT_SECRET;
+use geocache_emulator::state::AppState;
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};

@@ -3,8 +3,9 @@
 use axum::body::Body;
 use axum::http::{HeaderMap, Method, Request, StatusCode};
 use axum::Router;
-use geocache_emulator::db::{AppState, DbLocation};
+use geocache_emulator::db::DbLocation;
 use geocache_emulator::keys::DEFAULT_JWT_SECRET;
+use geocache_emulator::state::AppState;
 use http_body_util::BodyExt;
 use serde_json::Value;
 use tower::ServiceExt;

@@ -4,8 +4,9 @@
 use crate::wire::{request, Served, TABLE_URL};
 use axum::http::{Method, StatusCode};
 use chrono::DateTime;
-use geocache_emulator::db::{AppState, DbLocation};
+use geocache_emulator::db::DbLocation;
 use geocache_emulator::keys::DEFAULT_JWT_SECRET;
+use geocache_emulator::state::AppState;
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -4,6 +4,9 @@
 //! window's (generous bounds: the machine is shared). The figures go to
 //! target/emulator-soak.json for the README.
 
+// Tests unwrap: a panic there is a failed test, and the line it points at says what broke.
+#![cfg_attr(test, allow(clippy::unwrap_used))]
+
 #[path = "../wire/mod.rs"]
 mod wire;
 

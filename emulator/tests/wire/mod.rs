@@ -6,7 +6,7 @@
 
 use axum::body::Bytes;
 use axum::http::{HeaderMap, Method, Request, StatusCode};
-use geocache_emulator::db::AppState;
+use geocache_emulator::state::AppState;
 use http_body_util::{BodyExt, Full};
 use hyper::client::conn::http1::{self, SendRequest};
 use hyper_util::rt::TokioIo;

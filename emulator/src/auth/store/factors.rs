@@ -1,7 +1,7 @@
 //! `auth_factors` (TOTP and phone second factors) and `auth_challenges` (one per challenge
 //! request; verified ones stay so they cannot be replayed).
 
-use crate::error::ApiError;
+use crate::auth::store::StoreError;
 use rusqlite::{params, Connection, OptionalExtension, Row};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -108,7 +108,10 @@ fn factor(row: &Row<'_>) -> rusqlite::Result<FactorRecord> {
 }
 
 /// The user's factors, oldest first.
-pub fn list_of_user(connection: &Connection, user_id: &str) -> Result<Vec<FactorRecord>, ApiError> {
+pub fn list_of_user(
+    connection: &Connection,
+    user_id: &str,
+) -> Result<Vec<FactorRecord>, StoreError> {
     let mut statement = connection.prepare(&format!(
         "SELECT {FACTOR_COLUMNS} FROM auth_factors WHERE user_id = ? ORDER BY created_at, rowid"
     ))?;
@@ -123,7 +126,7 @@ pub fn find_of_user(
     connection: &Connection,
     id: &str,
     user_id: &str,
-) -> Result<Option<FactorRecord>, ApiError> {
+) -> Result<Option<FactorRecord>, StoreError> {
     Ok(connection
         .query_row(
             &format!("SELECT {FACTOR_COLUMNS} FROM auth_factors WHERE id = ? AND user_id = ?"),
@@ -133,7 +136,7 @@ pub fn find_of_user(
         .optional()?)
 }
 
-pub fn insert(connection: &Connection, factor: &FactorRecord) -> Result<(), ApiError> {
+pub fn insert(connection: &Connection, factor: &FactorRecord) -> Result<(), StoreError> {
     connection.execute(
         &format!(
             "INSERT INTO auth_factors ({FACTOR_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
@@ -154,14 +157,14 @@ pub fn insert(connection: &Connection, factor: &FactorRecord) -> Result<(), ApiE
     Ok(())
 }
 
-pub fn delete(connection: &Connection, id: &str) -> Result<(), ApiError> {
+pub fn delete(connection: &Connection, id: &str) -> Result<(), StoreError> {
     connection.execute("DELETE FROM auth_factors WHERE id = ?", [id])?;
     Ok(())
 }
 
 /// Unverified factors whose enrolment and latest challenge are both older than `active_before`
 /// (GoTrue `DeleteExpiredFactors`, which also spares factors challenged since).
-pub fn delete_expired(connection: &Connection, active_before: i64) -> Result<(), ApiError> {
+pub fn delete_expired(connection: &Connection, active_before: i64) -> Result<(), StoreError> {
     connection.execute(
         "DELETE FROM auth_factors WHERE status <> 'verified' \
          AND max(created_at, coalesce(last_challenged_at, created_at)) < ?",
@@ -173,7 +176,7 @@ pub fn delete_expired(connection: &Connection, active_before: i64) -> Result<(),
 // --- TOTP time steps -------------------------------------------------------------------------
 
 /// The latest TOTP time step accepted for the factor.
-pub fn last_totp_step(connection: &Connection, factor_id: &str) -> Result<Option<i64>, ApiError> {
+pub fn last_totp_step(connection: &Connection, factor_id: &str) -> Result<Option<i64>, StoreError> {
     Ok(connection
         .query_row(
             "SELECT last_step FROM auth_totp_steps WHERE factor_id = ?",
@@ -187,7 +190,7 @@ pub fn record_totp_step(
     connection: &Connection,
     factor_id: &str,
     step: i64,
-) -> Result<(), ApiError> {
+) -> Result<(), StoreError> {
     connection.execute(
         "INSERT INTO auth_totp_steps (factor_id, last_step) VALUES (?, ?) \
          ON CONFLICT (factor_id) DO UPDATE SET last_step = excluded.last_step",
@@ -200,7 +203,7 @@ pub fn delete_unverified_of_type(
     connection: &Connection,
     user_id: &str,
     factor_type: FactorType,
-) -> Result<(), ApiError> {
+) -> Result<(), StoreError> {
     connection.execute(
         "DELETE FROM auth_factors WHERE user_id = ? AND status = 'unverified' AND factor_type = ?",
         params![user_id, factor_type.as_str()],
@@ -208,7 +211,7 @@ pub fn delete_unverified_of_type(
     Ok(())
 }
 
-pub fn mark_verified(connection: &Connection, id: &str, now: i64) -> Result<(), ApiError> {
+pub fn mark_verified(connection: &Connection, id: &str, now: i64) -> Result<(), StoreError> {
     connection.execute(
         "UPDATE auth_factors SET status = 'verified', updated_at = ? WHERE id = ?",
         params![now, id],
@@ -222,7 +225,7 @@ pub fn mark_verified(connection: &Connection, id: &str, now: i64) -> Result<(), 
 pub fn insert_challenge(
     connection: &Connection,
     challenge: &ChallengeRecord,
-) -> Result<(), ApiError> {
+) -> Result<(), StoreError> {
     connection.execute(
         "INSERT INTO auth_challenges (id, factor_id, otp_code, created_at, verified_at) \
          VALUES (?, ?, ?, ?, NULL)",
@@ -249,7 +252,7 @@ pub fn find_challenge(
     connection: &Connection,
     id: &str,
     factor_id: &str,
-) -> Result<Option<ChallengeRecord>, ApiError> {
+) -> Result<Option<ChallengeRecord>, StoreError> {
     Ok(connection
         .query_row(
             "SELECT id, factor_id, otp_code, created_at, verified_at FROM auth_challenges \
@@ -268,7 +271,7 @@ pub fn find_challenge(
         .optional()?)
 }
 
-pub fn delete_challenge(connection: &Connection, id: &str) -> Result<(), ApiError> {
+pub fn delete_challenge(connection: &Connection, id: &str) -> Result<(), StoreError> {
     connection.execute("DELETE FROM auth_challenges WHERE id = ?", [id])?;
     Ok(())
 }
@@ -277,7 +280,7 @@ pub fn mark_challenge_verified(
     connection: &Connection,
     id: &str,
     now: i64,
-) -> Result<(), ApiError> {
+) -> Result<(), StoreError> {
     connection.execute(
         "UPDATE auth_challenges SET verified_at = ? WHERE id = ?",
         params![now, id],

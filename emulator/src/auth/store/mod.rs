@@ -3,15 +3,41 @@
 //! microseconds since the Unix epoch, UTC; ids are UUID text.
 
 pub mod factors;
-pub mod outbox;
+pub mod sent_sms;
 pub mod sessions;
 pub mod users;
 
-use crate::error::ApiError;
 use serde_json::Value;
+use std::fmt;
+
+/// The auth store's own error: SQLite failed, or a JSON column the emulator wrote no longer
+/// parses. Either is an internal failure to the API layer, which converts it at its edge
+/// (`impl From<StoreError> for ApiError`).
+#[derive(Debug)]
+pub enum StoreError {
+    Sqlite(rusqlite::Error),
+    StoredJson(serde_json::Error),
+}
+
+impl fmt::Display for StoreError {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StoreError::Sqlite(error) => write!(formatter, "sqlite: {error}"),
+            StoreError::StoredJson(error) => write!(formatter, "stored JSON: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for StoreError {}
+
+impl From<rusqlite::Error> for StoreError {
+    fn from(error: rusqlite::Error) -> Self {
+        StoreError::Sqlite(error)
+    }
+}
 
 /// Created at start-up beside `geocache_logs` (foreign keys are switched on per connection).
-pub const SCHEMA: &str = "
+pub const AUTH_TABLES_SQL: &str = "
 CREATE TABLE IF NOT EXISTS auth_users (
     id TEXT PRIMARY KEY,
     email TEXT NOT NULL UNIQUE,
@@ -83,6 +109,6 @@ CREATE TABLE IF NOT EXISTS emulator_sms_outbox (
 ";
 
 /// A JSON column's value; the emulator wrote it, so a parse failure is an internal error.
-fn json_column(text: &str) -> Result<Value, ApiError> {
-    serde_json::from_str(text).map_err(|error| ApiError::internal(format!("stored JSON: {error}")))
+fn json_column(text: &str) -> Result<Value, StoreError> {
+    serde_json::from_str(text).map_err(StoreError::StoredJson)
 }

@@ -1,7 +1,7 @@
 //! `auth_sessions`, their AMR claims (how the user authenticated, one row per method) and their
 //! refresh tokens (rotated on every use: a used token is revoked and gets a child).
 
-use crate::error::ApiError;
+use crate::auth::store::StoreError;
 use rusqlite::{params, Connection, OptionalExtension};
 
 pub const AAL1: &str = "aal1";
@@ -43,7 +43,7 @@ pub fn create(
     id: &str,
     user_id: &str,
     now: i64,
-) -> Result<SessionRecord, ApiError> {
+) -> Result<SessionRecord, StoreError> {
     connection.execute(
         "INSERT INTO auth_sessions (id, user_id, aal, factor_id, created_at, updated_at) \
          VALUES (?, ?, ?, NULL, ?, ?)",
@@ -59,7 +59,7 @@ pub fn create(
     })
 }
 
-pub fn find(connection: &Connection, id: &str) -> Result<Option<SessionRecord>, ApiError> {
+pub fn find(connection: &Connection, id: &str) -> Result<Option<SessionRecord>, StoreError> {
     Ok(connection
         .query_row(
             "SELECT id, user_id, aal, factor_id, created_at, updated_at FROM auth_sessions \
@@ -85,7 +85,7 @@ pub fn set_aal(
     aal: &str,
     factor_id: Option<&str>,
     now: i64,
-) -> Result<(), ApiError> {
+) -> Result<(), StoreError> {
     connection.execute(
         "UPDATE auth_sessions SET aal = ?, factor_id = ?, updated_at = ? WHERE id = ?",
         params![aal, factor_id, now, id],
@@ -93,7 +93,7 @@ pub fn set_aal(
     Ok(())
 }
 
-pub fn touch(connection: &Connection, id: &str, now: i64) -> Result<(), ApiError> {
+pub fn touch(connection: &Connection, id: &str, now: i64) -> Result<(), StoreError> {
     connection.execute(
         "UPDATE auth_sessions SET updated_at = ? WHERE id = ?",
         params![now, id],
@@ -107,7 +107,7 @@ pub fn add_amr_claim(
     session_id: &str,
     method: &str,
     now: i64,
-) -> Result<(), ApiError> {
+) -> Result<(), StoreError> {
     connection.execute(
         "INSERT INTO auth_amr_claims (session_id, method, updated_at) VALUES (?, ?, ?) \
          ON CONFLICT (session_id, method) DO UPDATE SET updated_at = excluded.updated_at",
@@ -117,7 +117,7 @@ pub fn add_amr_claim(
 }
 
 /// The session's claims, most recent first.
-pub fn amr_claims(connection: &Connection, session_id: &str) -> Result<Vec<AmrClaim>, ApiError> {
+pub fn amr_claims(connection: &Connection, session_id: &str) -> Result<Vec<AmrClaim>, StoreError> {
     let mut statement = connection.prepare(
         "SELECT method, updated_at FROM auth_amr_claims WHERE session_id = ? \
          ORDER BY updated_at DESC, rowid DESC",
@@ -140,7 +140,7 @@ pub fn downgrade_for_factor(
     factor_id: &str,
     method: &str,
     now: i64,
-) -> Result<(), ApiError> {
+) -> Result<(), StoreError> {
     connection.execute(
         "DELETE FROM auth_amr_claims WHERE method = ? AND session_id IN \
          (SELECT id FROM auth_sessions WHERE factor_id = ?)",
@@ -153,12 +153,12 @@ pub fn downgrade_for_factor(
     Ok(())
 }
 
-pub fn delete(connection: &Connection, id: &str) -> Result<(), ApiError> {
+pub fn delete(connection: &Connection, id: &str) -> Result<(), StoreError> {
     connection.execute("DELETE FROM auth_sessions WHERE id = ?", [id])?;
     Ok(())
 }
 
-pub fn delete_all_of_user(connection: &Connection, user_id: &str) -> Result<(), ApiError> {
+pub fn delete_all_of_user(connection: &Connection, user_id: &str) -> Result<(), StoreError> {
     connection.execute("DELETE FROM auth_sessions WHERE user_id = ?", [user_id])?;
     Ok(())
 }
@@ -167,7 +167,7 @@ pub fn delete_others_of_user(
     connection: &Connection,
     user_id: &str,
     keep: &str,
-) -> Result<(), ApiError> {
+) -> Result<(), StoreError> {
     connection.execute(
         "DELETE FROM auth_sessions WHERE user_id = ? AND id <> ?",
         params![user_id, keep],
@@ -177,7 +177,7 @@ pub fn delete_others_of_user(
 
 /// After an MFA verification, the user's sessions below AAL2 end
 /// (GoTrue `InvalidateSessionsWithAALLessThan`).
-pub fn delete_below_aal2_of_user(connection: &Connection, user_id: &str) -> Result<(), ApiError> {
+pub fn delete_below_aal2_of_user(connection: &Connection, user_id: &str) -> Result<(), StoreError> {
     connection.execute(
         "DELETE FROM auth_sessions WHERE user_id = ? AND aal <> ?",
         params![user_id, AAL2],
@@ -193,7 +193,7 @@ pub fn insert_refresh_token(
     session_id: &str,
     parent: Option<&str>,
     now: i64,
-) -> Result<(), ApiError> {
+) -> Result<(), StoreError> {
     connection.execute(
         "INSERT INTO auth_refresh_tokens (token, session_id, parent, revoked, created_at, \
          updated_at) VALUES (?, ?, ?, 0, ?, ?)",
@@ -205,7 +205,7 @@ pub fn insert_refresh_token(
 pub fn find_refresh_token(
     connection: &Connection,
     token: &str,
-) -> Result<Option<RefreshTokenRecord>, ApiError> {
+) -> Result<Option<RefreshTokenRecord>, StoreError> {
     Ok(connection
         .query_row(
             "SELECT id, token, session_id, revoked FROM auth_refresh_tokens WHERE token = ?",
@@ -226,7 +226,7 @@ pub fn find_refresh_token(
 pub fn active_refresh_token(
     connection: &Connection,
     session_id: &str,
-) -> Result<Option<String>, ApiError> {
+) -> Result<Option<String>, StoreError> {
     Ok(connection
         .query_row(
             "SELECT token FROM auth_refresh_tokens WHERE session_id = ? AND revoked = 0 \
@@ -242,7 +242,7 @@ pub fn revoke_refresh_tokens(
     connection: &Connection,
     session_id: &str,
     now: i64,
-) -> Result<(), ApiError> {
+) -> Result<(), StoreError> {
     connection.execute(
         "UPDATE auth_refresh_tokens SET revoked = 1, updated_at = ? \
          WHERE session_id = ? AND revoked = 0",

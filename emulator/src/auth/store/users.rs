@@ -1,7 +1,7 @@
 //! `auth_users`: one row per user, with the single email identity it signed up with.
 
 use super::json_column;
-use crate::error::ApiError;
+use crate::auth::store::StoreError;
 use rusqlite::{params, Connection, OptionalExtension, Row};
 use serde_json::Value;
 
@@ -23,7 +23,7 @@ pub struct UserRecord {
 const COLUMNS: &str = "id, email, encrypted_password, email_confirmed_at, last_sign_in_at, \
     raw_app_meta_data, raw_user_meta_data, identity_id, identity_data, created_at, updated_at";
 
-/// The raw row; JSON columns are parsed afterwards so their errors stay `ApiError`s.
+/// The raw row; JSON columns are parsed afterwards, so their errors are the store's own.
 struct RawUser {
     id: String,
     email: String,
@@ -54,7 +54,7 @@ fn raw(row: &Row<'_>) -> rusqlite::Result<RawUser> {
     })
 }
 
-fn parse(raw: RawUser) -> Result<UserRecord, ApiError> {
+fn parse(raw: RawUser) -> Result<UserRecord, StoreError> {
     Ok(UserRecord {
         app_metadata: json_column(&raw.app_metadata)?,
         user_metadata: json_column(&raw.user_metadata)?,
@@ -70,7 +70,7 @@ fn parse(raw: RawUser) -> Result<UserRecord, ApiError> {
     })
 }
 
-pub fn insert(connection: &Connection, user: &UserRecord) -> Result<(), ApiError> {
+pub fn insert(connection: &Connection, user: &UserRecord) -> Result<(), StoreError> {
     connection.execute(
         &format!("INSERT INTO auth_users ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
         params![
@@ -91,7 +91,10 @@ pub fn insert(connection: &Connection, user: &UserRecord) -> Result<(), ApiError
 }
 
 /// `email` must already be lower-cased (as stored).
-pub fn find_by_email(connection: &Connection, email: &str) -> Result<Option<UserRecord>, ApiError> {
+pub fn find_by_email(
+    connection: &Connection,
+    email: &str,
+) -> Result<Option<UserRecord>, StoreError> {
     connection
         .query_row(
             &format!("SELECT {COLUMNS} FROM auth_users WHERE email = ?"),
@@ -103,7 +106,7 @@ pub fn find_by_email(connection: &Connection, email: &str) -> Result<Option<User
         .transpose()
 }
 
-pub fn find_by_id(connection: &Connection, id: &str) -> Result<Option<UserRecord>, ApiError> {
+pub fn find_by_id(connection: &Connection, id: &str) -> Result<Option<UserRecord>, StoreError> {
     connection
         .query_row(
             &format!("SELECT {COLUMNS} FROM auth_users WHERE id = ?"),
@@ -115,7 +118,7 @@ pub fn find_by_id(connection: &Connection, id: &str) -> Result<Option<UserRecord
         .transpose()
 }
 
-pub fn record_sign_in(connection: &Connection, id: &str, now: i64) -> Result<(), ApiError> {
+pub fn record_sign_in(connection: &Connection, id: &str, now: i64) -> Result<(), StoreError> {
     connection.execute(
         "UPDATE auth_users SET last_sign_in_at = ?, updated_at = ? WHERE id = ?",
         params![now, now, id],

@@ -1,7 +1,7 @@
 //! Abuse of the auth server and of PostgREST's JWT check: wrong, expired and replayed MFA codes,
 //! challenge and verify over the rate limit, refresh-token reuse, and access tokens with
 //! `alg: none`, a wrong signature, an expired `exp` or another user's factor id. Each is refused
-//! with GoTrue's or PostgREST's status and code (supabase-wire.md §2, §4, §5) and leaves the
+//! with GoTrue's or PostgREST's status and code, as the hosted services answer, and leaves the
 //! database as it was. The only changes are the ones GoTrue itself makes: an expired challenge
 //! is deleted, and reuse of a refresh token revokes its session's tokens.
 
@@ -10,7 +10,8 @@ use crate::support::TABLE_URL;
 use axum::http::{Method, StatusCode};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
-use geocache_emulator::db::{AppState, DbLocation};
+use geocache_emulator::db::DbLocation;
+use geocache_emulator::state::AppState;
 use rusqlite::types::Value as SqlValue;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;

@@ -4,7 +4,8 @@ use super::support::{AuthApp, API_URL, API_VERSION};
 use axum::http::{Method, StatusCode};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
-use geocache_emulator::db::{AppState, DbLocation};
+use geocache_emulator::db::DbLocation;
+use geocache_emulator::state::AppState;
 use serde_json::json;
 
 #[tokio::test]

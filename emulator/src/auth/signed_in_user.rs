@@ -6,22 +6,22 @@ use crate::auth::error::AuthError;
 use crate::auth::jwt::{self, BearerClaims};
 use crate::auth::store::sessions::{self, SessionRecord};
 use crate::auth::store::users::{self, UserRecord};
-use crate::db::AppState;
 use crate::error::ApiError;
+use crate::state::AppState;
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::{header, HeaderMap};
 use uuid::Uuid;
 
 #[derive(Debug, Clone)]
-pub struct Authenticated {
+pub struct SignedInUser {
     pub user: UserRecord,
     /// `None` for a token without a session (GoTrue accepts those on some routes).
     pub session: Option<SessionRecord>,
     pub claims: BearerClaims,
 }
 
-impl Authenticated {
+impl SignedInUser {
     /// GoTrue `requireNotAnonymous`, for the factor routes.
     pub fn require_not_anonymous(&self) -> Result<(), AuthError> {
         if self.claims.is_anonymous {
@@ -39,7 +39,7 @@ impl Authenticated {
     }
 }
 
-impl FromRequestParts<AppState> for Authenticated {
+impl FromRequestParts<AppState> for SignedInUser {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
@@ -75,7 +75,7 @@ impl FromRequestParts<AppState> for Authenticated {
                 Ok((user, session))
             })
             .await?;
-        Ok(Authenticated {
+        Ok(SignedInUser {
             user,
             session,
             claims,

@@ -2,10 +2,10 @@
 //! test harnesses. Not a Supabase API: it needs a service-role key (the secret key or the service_role key) in the
 //! `apikey` header (never the URL).
 
-use crate::auth::store::outbox;
-use crate::db::AppState;
+use crate::auth::store::sent_sms;
 use crate::error::ApiError;
 use crate::gateway::{self, ServiceRoleKey};
+use crate::state::AppState;
 use crate::timestamp::to_go_json_text;
 use axum::extract::State;
 use axum::routing::get;
@@ -33,7 +33,10 @@ async fn list(
     State(state): State<AppState>,
     _: ServiceRoleKey,
 ) -> Result<Json<Vec<SmsJson>>, ApiError> {
-    let messages = state.db.call(|connection| outbox::list(connection)).await?;
+    let messages = state
+        .db
+        .call(|connection| Ok(sent_sms::list(connection)?))
+        .await?;
     Ok(Json(
         messages
             .into_iter()

@@ -1,6 +1,6 @@
 //! `emulator_sms_outbox`: the text messages the emulator "sent" (it has no SMS provider).
 
-use crate::error::ApiError;
+use crate::auth::store::StoreError;
 use rusqlite::{params, Connection};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -11,7 +11,7 @@ pub struct SmsRecord {
     pub sent_at: i64,
 }
 
-pub fn insert(connection: &Connection, sms: &SmsRecord) -> Result<(), ApiError> {
+pub fn insert(connection: &Connection, sms: &SmsRecord) -> Result<(), StoreError> {
     connection.execute(
         "INSERT INTO emulator_sms_outbox (phone, body, sent_at) VALUES (?, ?, ?)",
         params![sms.phone, sms.body, sms.sent_at],
@@ -20,7 +20,7 @@ pub fn insert(connection: &Connection, sms: &SmsRecord) -> Result<(), ApiError> 
 }
 
 /// Every message, oldest first.
-pub fn list(connection: &Connection) -> Result<Vec<SmsRecord>, ApiError> {
+pub fn list(connection: &Connection) -> Result<Vec<SmsRecord>, StoreError> {
     let mut statement =
         connection.prepare("SELECT phone, body, sent_at FROM emulator_sms_outbox ORDER BY id")?;
     let messages = statement

@@ -1,20 +1,18 @@
 //! `POST /auth/v1/token?grant_type=password|refresh_token` (GoTrue api/token.go,
 //! api/token_refresh.go, tokens/service.go).
-//!
-//! Refresh tokens rotate: each use revokes the token and issues its child. Using a revoked token
-//! again is refused with `refresh_token_already_used` and revokes every token of its session
-//! (GoTrue's reuse detection with rotation on; the emulator has no reuse interval).
+//! The grants' transactions are in [`crate::auth::service`] (`sign_in`, `refresh`).
 
 use crate::auth::body::{self, text};
 use crate::auth::error::AuthError;
 use crate::auth::json::TokenResponse;
 use crate::auth::password;
 use crate::auth::rate_limit::Action;
-use crate::auth::store::{sessions, users};
-use crate::auth::tokens::{self, Signer};
+use crate::auth::service::{refresh, sign_in};
+use crate::auth::session_tokens::Signer;
+use crate::auth::store::users;
 use crate::client_address::ClientAddress;
-use crate::db::AppState;
 use crate::error::ApiError;
+use crate::state::AppState;
 use axum::body::Bytes;
 use axum::extract::{RawQuery, State};
 use axum::Json;
@@ -74,7 +72,7 @@ async fn password_grant(state: &AppState, body: &[u8]) -> Result<TokenResponse, 
     let lookup = email.to_lowercase();
     let user = state
         .db
-        .call(move |connection| users::find_by_email(connection, &lookup))
+        .call(move |connection| Ok(users::find_by_email(connection, &lookup)?))
         .await?;
     let Some(user) = user else {
         // An unknown address costs the same bcrypt work as a wrong password, so the answer's
@@ -94,14 +92,11 @@ async fn password_grant(state: &AppState, body: &[u8]) -> Result<TokenResponse, 
     state
         .db
         .call(move |connection| {
-            let transaction = connection.transaction()?;
             let signer = Signer {
                 keys: &keys,
                 settings: &settings,
             };
-            let response = tokens::start_session(&transaction, signer, &user.id, "password", now)?;
-            transaction.commit()?;
-            Ok(response)
+            sign_in::start_password_session(connection, signer, &user.id, now)
         })
         .await
 }
@@ -131,28 +126,11 @@ async fn refresh_token_grant(state: &AppState, body: &[u8]) -> Result<TokenRespo
     state
         .db
         .call(move |connection| {
-            let transaction = connection.transaction()?;
-            let token = sessions::find_refresh_token(&transaction, &presented)?
-                .ok_or_else(AuthError::refresh_token_not_found)?;
-            if token.revoked {
-                sessions::revoke_refresh_tokens(&transaction, &token.session_id, now)?;
-                transaction.commit()?;
-                return Err(AuthError::refresh_token_already_used().into());
-            }
-            let child = tokens::rotate_refresh_token(
-                &transaction,
-                &token.session_id,
-                Some(&token.token),
-                now,
-            )?;
-            sessions::touch(&transaction, &token.session_id, now)?;
             let signer = Signer {
                 keys: &keys,
                 settings: &settings,
             };
-            let response = tokens::respond(&transaction, signer, &token.session_id, child, now)?;
-            transaction.commit()?;
-            Ok(response)
+            refresh::refresh_session(connection, signer, &presented, now)
         })
         .await
 }

@@ -1,0 +1,148 @@
+// @ts-check
+// The mobile profile's benchmark: both pages' production builds served as a static host serves them, against an
+// emulator of their own seeded to each N, each measured in first, repeat and offline visits under the mobile
+// profile; then the page's wasm broken down by function.
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { startEmulator } from '../../scripts/lib/emulator.mjs';
+import { assetKind, compressedSizes } from './assets.mjs';
+import { startCompressingProxy } from './compressing-proxy.mjs';
+import { chromiumVersion } from './browser.mjs';
+import { cleanups, gitState } from './bench.mjs';
+import { MOBILE_PROFILE, MOBILE_VIEWPORT } from './mobile-profile.mjs';
+import { evaluateMobileTargets, summarizeRuns } from './mobile-targets.mjs';
+import { measureMobileVisits } from './mobile-visits.mjs';
+import { buildOurs, buildPage, projects } from './pages.mjs';
+import { releaseEmulator } from './prepare.mjs';
+import { countEntries, seed } from './rest.mjs';
+import { startStaticServer } from './static-server.mjs';
+import { analyseWasmFile, buildNamedPageWasm, renderWasmFunctions } from './wasm-functions.mjs';
+
+/** @param {string} message */
+const log = (message) => console.log(`bench (mobile): ${message}`);
+
+/**
+ * @param {import('./static-server.mjs').RunningStaticServer} server
+ * @returns {import('./byte-accounting.mjs').BuildFile[]}
+ */
+function buildFilesOf(server) {
+  return [...server.files.values()].map((file) => {
+    const kind = assetKind(file.urlPath, '');
+    return { path: file.urlPath, kind, ...compressedSizes(file.body, kind) };
+  });
+}
+
+/**
+ * @param {import('./options.mjs').BenchOptions} options
+ */
+export async function runMobileBenchmark(options) {
+  const started = new Date();
+  const loadStart = os.loadavg();
+  const temp = await mkdtemp(path.join(os.tmpdir(), 'geocache-bench-mobile-'));
+  if (options.keepTemp) log(`temporary files in ${temp}`);
+  else cleanups.push(() => rm(temp, { recursive: true, force: true }));
+
+  const emulator = await startEmulator({ binary: releaseEmulator, port: 0, db: path.join(temp, 'mobile.sqlite3') });
+  cleanups.push(() => emulator.stop());
+  const backend = { url: emulator.url, anonKey: emulator.anonKey, serviceRoleKey: emulator.serviceRoleKey };
+  log(`emulator at ${emulator.url} (pid ${emulator.child.pid})`);
+
+  // The pages reach the emulator through a compressing proxy, as a hosted project's API is reached through its CDN.
+  const api = await startCompressingProxy(emulator.url);
+  cleanups.push(() => api.stop());
+  log(`the pages' API: ${api.url}, compressing the emulator's answers`);
+  const pageEnv = { VITE_SUPABASE_URL: api.url, VITE_SUPABASE_ANON_KEY: backend.anonKey, VITE_LOGBOOK_OPEN: 'true' };
+  const outDirs = { ours: path.join(temp, 'ours'), peer: path.join(temp, 'peer') };
+  log('building both pages (production builds, logbook open)');
+  await buildOurs(outDirs.ours, pageEnv);
+  await buildPage(projects.peer, outDirs.peer, pageEnv);
+  const servers = { ours: await startStaticServer(outDirs.ours), peer: await startStaticServer(outDirs.peer) };
+  for (const server of Object.values(servers)) cleanups.push(() => server.stop());
+  log(`serving ours at ${servers.ours.url}, the peer at ${servers.peer.url} (brotli/gzip, hashed assets cached for a year)`);
+  const buildFiles = { ours: buildFilesOf(servers.ours), peer: buildFilesOf(servers.peer) };
+
+  /** @type {import('./mobile-targets.mjs').MobilePoint[]} */
+  const points = [];
+  /** @type {{ n: number, page: 'ours' | 'peer', run: number, bytes: any, serviceWorker: boolean, serviceWorkerWireBytes: number, workersThrottled: number, networkLater: any }[]} */
+  const details = [];
+  let seeded = 0;
+  const kB = (/** @type {number} */ bytes) => `${(bytes / 1000).toFixed(1)} kB`;
+  const ms = (/** @type {number | null} */ value) => (value === null ? 'none' : `${Math.round(value)} ms`);
+  for (const n of options.mobileSizes) {
+    log(`seeding to ${n.toLocaleString('en')} entries`);
+    await seed(backend, seeded, n);
+    seeded = n;
+    const count = await countEntries(backend);
+    if (count !== n) throw new Error(`the table holds ${count} entries, expected ${n}`);
+    /** @type {Record<'ours' | 'peer', import('./mobile-targets.mjs').MobilePoint>} */
+    const byPage = { ours: { n, page: 'ours', runs: [] }, peer: { n, page: 'peer', runs: [] } };
+    for (let index = 0; index < options.mobileRuns; index += 1) {
+      /** @type {('ours' | 'peer')[]} */
+      const order = index % 2 === 0 ? ['ours', 'peer'] : ['peer', 'ours'];
+      for (const page of order) {
+        const measured = await measureMobileVisits({ url: servers[page].url, timeoutMs: options.timeoutMs, buildFiles: buildFiles[page] });
+        byPage[page].runs.push(measured.run);
+        details.push({ n, page, run: index + 1, bytes: measured.bytes, serviceWorker: measured.serviceWorker, serviceWorkerWireBytes: measured.serviceWorkerWireBytes, workersThrottled: measured.workersThrottled, networkLater: measured.networkLater });
+        const before = measured.bytes.beforeFirstPaint.all;
+        log(
+          `N=${n} ${page} run ${index + 1}/${options.mobileRuns}: first visit ${ms(measured.run.firstMs)}, repeat ${ms(measured.run.repeatMs)}, ` +
+            `offline ${measured.run.offlineWorks ? `works (${ms(measured.run.offlineMs)})` : 'does not work'}; ` +
+            `before first paint ${kB(before.gzip)} gzip / ${kB(before.brotli)} brotli in ${before.count} responses; ` +
+            `precache ${kB(measured.bytes.precache.all.brotli)} brotli; service worker ${measured.serviceWorker ? 'yes' : 'no'}` +
+            `${measured.run.problems.length > 0 ? `; problems: ${measured.run.problems.join(' | ')}` : ''}`,
+        );
+      }
+    }
+    points.push(byPage.ours, byPage.peer);
+  }
+
+  log('the page\'s wasm by function (a named twin of its build)');
+  const wasmFiles = (await readdir(path.join(outDirs.ours, 'assets'))).filter((name) => name.endsWith('.wasm'));
+  let wasmFunctions = null;
+  if (wasmFiles.length === 1) {
+    const shippedPath = path.join(outDirs.ours, 'assets', wasmFiles[0]);
+    const namedDir = path.join(temp, 'named-wasm');
+    await mkdir(namedDir, { recursive: true });
+    const named = await analyseWasmFile(await buildNamedPageWasm(namedDir));
+    const shipped = await analyseWasmFile(shippedPath);
+    wasmFunctions = { named, shipped, shippedPath: `assets/${wasmFiles[0]}` };
+  } else {
+    log(`expected one .wasm in the build's assets, found ${wasmFiles.length}: no breakdown`);
+  }
+
+  const finished = new Date();
+  const results = {
+    schema: 1,
+    mode: options.quick ? 'quick' : 'full',
+    startedAt: started.toISOString(),
+    finishedAt: finished.toISOString(),
+    durationSeconds: (finished.getTime() - started.getTime()) / 1000,
+    profile: MOBILE_PROFILE,
+    viewport: MOBILE_VIEWPORT,
+    options: { sizes: options.mobileSizes, runs: options.mobileRuns, timeoutMs: options.timeoutMs },
+    machine: {
+      os: `${os.type()} ${os.release()} ${os.arch()}`,
+      cpuModel: os.cpus()[0]?.model ?? 'unknown',
+      cpuCount: os.cpus().length,
+      loadAverage: { start: loadStart, end: os.loadavg() },
+      node: process.version,
+      chromium: await chromiumVersion(),
+    },
+    git: gitState(),
+    points,
+    summaries: points.map((p) => ({ n: p.n, page: p.page, ...summarizeRuns(p.runs, options.timeoutMs) })),
+    details,
+    wasm: wasmFunctions && {
+      shippedPath: wasmFunctions.shippedPath,
+      shippedBytes: wasmFunctions.shipped.totalBytes,
+      namedCodeBytes: wasmFunctions.named.sections.find((s) => s.id === 10)?.size ?? null,
+      shippedCodeBytes: wasmFunctions.shipped.sections.find((s) => s.id === 10)?.size ?? null,
+      largest: wasmFunctions.named.functions.slice(0, 20),
+    },
+    targets: evaluateMobileTargets(points, options.timeoutMs),
+  };
+  return { results, wasmFunctions };
+}
+
+export { renderWasmFunctions };

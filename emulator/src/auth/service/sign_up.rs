@@ -1,0 +1,26 @@
+//! Sign-up's transaction: the new user and their first session.
+
+use crate::auth::error::AuthError;
+use crate::auth::json::TokenResponse;
+use crate::auth::session_tokens::{self, Signer};
+use crate::auth::store::users::{self, UserRecord};
+use crate::error::ApiError;
+use rusqlite::Connection;
+
+/// Stores `user`, unless the address was taken meanwhile, and signs them in.
+pub fn create_user_with_session(
+    connection: &mut Connection,
+    signer: Signer<'_>,
+    user: &UserRecord,
+    now: i64,
+) -> Result<TokenResponse, ApiError> {
+    let transaction = connection.transaction()?;
+    // A concurrent sign-up may have taken the address since the handler's check.
+    if users::find_by_email(&transaction, &user.email)?.is_some() {
+        return Err(AuthError::user_already_exists().into());
+    }
+    users::insert(&transaction, user)?;
+    let response = session_tokens::start_session(&transaction, signer, &user.id, "password", now)?;
+    transaction.commit()?;
+    Ok(response)
+}

@@ -1,0 +1,101 @@
+//! The shared application state every handler receives: the database, keys, clock, settings
+//! and the limiters that must hold across requests.
+
+use crate::auth::rate_limit::RateLimiter;
+use crate::auth::settings::AuthSettings;
+use crate::clock::Clock;
+use crate::db::{Database, DbLocation, OpenError};
+use crate::faults::injector::FaultInjector;
+use crate::keys::Keys;
+use crate::rest::sign_limit::{SignLimiter, SignLimits};
+use std::net::IpAddr;
+use std::sync::Arc;
+
+/// The default body limit: a 1 MB message fits even if every character is escaped in JSON.
+pub const DEFAULT_MAX_BODY_BYTES: usize = 8 * 1024 * 1024;
+
+/// Hosted Supabase's `[api] max_rows`: the most rows one read returns, unless configured.
+pub const DEFAULT_MAX_ROWS: i64 = 1000;
+
+/// Everything a handler needs; cheap to clone.
+#[derive(Clone, Debug)]
+pub struct AppState {
+    pub db: Database,
+    pub keys: Arc<Keys>,
+    pub clock: Clock,
+    pub auth: Arc<AuthSettings>,
+    /// Shared by every clone, so the MFA rate limit holds across requests.
+    pub limiter: Arc<RateLimiter>,
+    /// The gateway refuses request bodies larger than this (413).
+    pub max_body_bytes: usize,
+    /// A read returns at most this many rows (PostgREST's `db-max-rows`).
+    pub max_rows: i64,
+    /// The fault plan for tests; empty unless installed.
+    pub faults: Arc<FaultInjector>,
+    /// Peers whose `cf-connecting-ip` header names the client (`--trusted-proxy`).
+    pub trusted_proxies: Arc<Vec<IpAddr>>,
+    /// The logbook's spam limit and its counts, shared by every clone.
+    pub sign_limit: Arc<SignLimiter>,
+}
+
+impl AppState {
+    /// The system clock and GoTrue's default auth settings.
+    pub fn new(db: Database, keys: Keys) -> AppState {
+        AppState {
+            db,
+            keys: Arc::new(keys),
+            clock: Clock::system(),
+            auth: Arc::new(AuthSettings::default()),
+            limiter: Arc::new(RateLimiter::default()),
+            max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+            max_rows: DEFAULT_MAX_ROWS,
+            faults: Arc::new(FaultInjector::default()),
+            trusted_proxies: Arc::default(),
+            sign_limit: Arc::new(SignLimiter::new(SignLimits::default())),
+        }
+    }
+
+    pub fn with_trusted_proxies(self, proxies: Vec<IpAddr>) -> AppState {
+        AppState {
+            trusted_proxies: Arc::new(proxies),
+            ..self
+        }
+    }
+
+    pub fn with_sign_limits(self, limits: SignLimits) -> AppState {
+        AppState {
+            sign_limit: Arc::new(SignLimiter::new(limits)),
+            ..self
+        }
+    }
+
+    pub fn with_max_body_bytes(self, max_body_bytes: usize) -> AppState {
+        AppState {
+            max_body_bytes,
+            ..self
+        }
+    }
+
+    pub fn with_max_rows(self, max_rows: i64) -> AppState {
+        AppState { max_rows, ..self }
+    }
+
+    pub fn with_clock(self, clock: Clock) -> AppState {
+        AppState { clock, ..self }
+    }
+
+    pub fn with_auth_settings(self, settings: AuthSettings) -> AppState {
+        AppState {
+            auth: Arc::new(settings),
+            ..self
+        }
+    }
+
+    /// Opens the database at `location` and derives the keys from `jwt_secret`.
+    pub fn open(location: &DbLocation, jwt_secret: &str) -> Result<AppState, OpenError> {
+        Ok(AppState::new(
+            Database::open(location)?,
+            Keys::new(jwt_secret),
+        ))
+    }
+}
