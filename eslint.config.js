@@ -29,7 +29,7 @@ const foldersIn = (dir) =>
     .map((entry) => entry.name);
 const FEATURES = foldersIn(path.join(APP_SRC, 'features'));
 /** Code every part of the page may use (components, config, content, testing): it depends on no feature. */
-const SHARED = foldersIn(APP_SRC).filter((name) => name !== 'app' && name !== 'features');
+const SHARED = foldersIn(APP_SRC).filter((name) => name !== 'app' && name !== 'features' && name !== 'sw');
 
 const importZones = [
   {
@@ -43,6 +43,17 @@ const importZones = [
     except: [`./${feature}`],
     message: 'Features do not import each other: move what both need to shared code (src/components, ...).',
   })),
+  {
+    // The service worker, like src/app, composes features (the logbook's Background Sync); nothing imports it.
+    target: ['./app/src/*.{ts,tsx}', './app/src/!(sw)/**'],
+    from: './app/src/sw',
+    message: 'The service worker is its own entry point; nothing imports from src/sw.',
+  },
+  {
+    target: './app/src/sw',
+    from: './app/src/app',
+    message: 'Only src/app composes the page; the service worker does not import it.',
+  },
   ...SHARED.map((shared) => ({
     target: `./app/src/${shared}`,
     from: ['./app/src/features', './app/src/app'],

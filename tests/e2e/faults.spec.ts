@@ -5,8 +5,8 @@
 //
 // What one step sends (dev server): a sign inserts (POST, with an Idempotency-Key; resent with the same key after a
 // lost answer, a timeout or a gateway failure, at most three times) and reads nothing; on success the page reloads its
-// list; a page load reads the whole list (keyset pages) twice: the prefetch, then StrictMode's second mount, whose
-// answers the page shows.
+// list; a page load reads the list (keyset pages: the whole list, or the entries newer than the copy kept on the device)
+// twice: the prefetch, then StrictMode's second mount, whose answers the page shows.
 import type { Stack } from './fixtures.ts';
 import { expect, test as base } from './fixtures.ts';
 import { faultControl, readTable, TABLE_PATH, type Fault, type FaultControl, type FaultRule, type StoredEntry } from './fault-plan.ts';
@@ -25,6 +25,17 @@ const test = base.extend<{ session: FaultSession }>({
 });
 
 test.skip(({ pageServer }) => pageServer === 'production', 'the faults test the client, which both builds share: dev server only');
+
+/**
+ * The page as a device without IndexedDB sees it: a sign whose outcome is unknown is not kept in the outbox and
+ * fails as the client reports it, which the tests of unknown outcomes check. With IndexedDB it waits on the device
+ * and is delivered once the faults stop (outbox-faults.spec.ts).
+ */
+async function withoutDeviceStorage(session: FaultSession): Promise<void> {
+  await session.page.addInitScript(() => {
+    Object.defineProperty(globalThis, 'indexedDB', { value: undefined, configurable: true });
+  });
+}
 
 // Tall enough that the virtualised list renders every card of a run.
 test.use({ viewport: { width: 1000, height: 2400 } });
@@ -233,6 +244,7 @@ for (const apply of [false, true]) {
   test(`503 on every attempt of every 2nd sign, ${applied}: it fails with its outcome unknown, stored ${apply ? 'once' : 'never'}`, async ({ session, stack }) => {
     // Four signs: each failing one waits 1 + 2 + 4 s between its attempts.
     const signs = 4;
+    await withoutDeviceStorage(session);
     const run = await signAndReload(`503 always, ${applied}`, stack, session, {
       loads: 'retried',
       signs,
@@ -311,6 +323,7 @@ for (const apply of [false, true]) {
 
   test(`connections dropped before the answer to every insert of every 2nd sign, ${applied}: it fails unknown, stored ${apply ? 'once' : 'never'}`, async ({ session, stack }) => {
     const signs = 4;
+    await withoutDeviceStorage(session);
     const run = await signAndReload(`dropped every insert, ${applied}`, stack, session, {
       loads: 'retried',
       signs,
@@ -335,6 +348,8 @@ for (const apply of [false, true]) {
 
 test('a sign that failed unknown after an applied drop, sent again from the kept form: same key, success, stored once', async ({ session, stack }) => {
   const faults = faultControl(stack.emulator);
+  // Only the form keeps the failed sign: the outbox would send it on its own (outbox-faults.spec.ts).
+  await withoutDeviceStorage(session);
   await session.open('retried');
   await faults.install({ rules: [{ methods: ['POST'], paths: TABLE, apply: true, fault: { kind: 'drop_before_response' } }] });
   const entry = entryFor('signed again', 1);

@@ -239,7 +239,12 @@ export function logbookPage(page: Page) {
   return {
     name: page.getByLabel('Name:'),
     message: page.getByLabel('Message:'),
-    submit: page.getByRole('button', { name: 'Sign Logbook' }),
+    // The button reads "Signing…" while a sign is in flight.
+    submit: page.getByRole('button', { name: /^(Sign Logbook|Signing…)$/ }),
+    /** The page's one polite live region. */
+    status: page.getByRole('status'),
+    /** Signs kept on this device, waiting to be sent. */
+    pending: page.getByTestId('pending-entry'),
     entries: page.getByTestId('log-entry'),
     heading: page.getByRole('heading', { level: 1, name: 'Geocache Signing Page' }),
     entriesHeading: page.getByRole('heading', { level: 2, name: 'Logbook Entries' }),

@@ -9,7 +9,7 @@ use geocache_core::rest::pager::{PageStep, Pager, PAGE_SIZE};
 use geocache_core::rest::sign_key::SignKey;
 use geocache_core::rest::signing::{SignError, SignStep, Signing};
 use geocache_core::{ClientConfig, ConfigError, NewEntry};
-use js_sys::{Function, Reflect};
+use js_sys::{Function, Object, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -74,27 +74,72 @@ fn client_config(url: &str, key: &str) -> Result<ClientConfig, ConfigError> {
     )))
 }
 
+/// `listEntries`' options, read.
+#[derive(Default)]
+struct ListOptions {
+    on_page: Option<Function>,
+    /// Only entries created at or after this timestamp.
+    since: Option<String>,
+}
+
 /// `listEntries`' options: `undefined`, `null`, or an object whose `onPage` is absent or a
-/// function. Anything else is an `invalid_argument` TypeError, before any request is made.
-fn on_page(options: &JsValue) -> Result<Option<Function>, ClientError> {
+/// function and whose `since` is absent or a string. Anything else is an `invalid_argument`
+/// TypeError, before any request is made.
+fn list_options(options: &JsValue) -> Result<ListOptions, ClientError> {
     let invalid = |reason: &str| ClientError::Argument {
         name: "options",
         reason: reason.to_owned(),
     };
     if options.is_undefined() || options.is_null() {
-        return Ok(None);
+        return Ok(ListOptions::default());
     }
     if !options.is_object() {
         return Err(invalid("expected an object"));
     }
-    match Reflect::get(options, &"onPage".into()) {
-        Ok(value) if value.is_undefined() => Ok(None),
-        Ok(value) => value
-            .dyn_into::<Function>()
-            .map(Some)
-            .map_err(|_| invalid("onPage is not a function")),
-        Err(_) => Err(invalid("onPage cannot be read")),
+    let on_page = match Reflect::get(options, &"onPage".into()) {
+        Ok(value) if value.is_undefined() => None,
+        Ok(value) => Some(
+            value
+                .dyn_into::<Function>()
+                .map_err(|_| invalid("onPage is not a function"))?,
+        ),
+        Err(_) => return Err(invalid("onPage cannot be read")),
+    };
+    let since = match Reflect::get(options, &"since".into()) {
+        Ok(value) if value.is_undefined() => None,
+        Ok(value) => Some(
+            value
+                .as_string()
+                .ok_or_else(|| invalid("since is not a string"))?,
+        ),
+        Err(_) => return Err(invalid("since cannot be read")),
+    };
+    Ok(ListOptions { on_page, since })
+}
+
+/// A request as plain data (`{ method, url, headers, body }`) for code that sends it without
+/// this client, e.g. a service worker replaying a sign kept on the device.
+fn plain_request(request: &geocache_core::HttpRequest) -> Object {
+    let headers = Object::new();
+    for (name, value) in &request.headers {
+        // Setting a property of a fresh plain object cannot fail.
+        let _ = Reflect::set(&headers, &name.into(), &value.into());
     }
+    let object = Object::new();
+    let body = request
+        .body
+        .as_deref()
+        .map_or(JsValue::NULL, JsValue::from_str);
+    let fields: [(&str, JsValue); 4] = [
+        ("method", request.method.as_str().into()),
+        ("url", request.url.as_str().into()),
+        ("headers", headers.into()),
+        ("body", body),
+    ];
+    for (key, value) in fields {
+        let _ = Reflect::set(&object, &key.into(), &value);
+    }
+    object
 }
 
 /// A logbook client with its auth client (`client.auth`). Both share one state (`Rc`).
@@ -150,13 +195,43 @@ impl Client {
     /// `EntryList` of every entry read so far; the last call's list equals the resolved one. A
     /// page that finally fails rejects with a ClientError whose message starts with `page N: `
     /// and whose `page` is N (from 1); the pages before it were already handed to `onPage`.
+    /// `options.since` (a timestamp) reads only the entries created at or after it, in the same
+    /// order and pages; one that is not a timestamp is a TypeError (`invalid_argument`).
     #[wasm_bindgen(js_name = listEntries)]
     pub async fn list_entries(
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "ListOptions")] options: JsValue,
     ) -> Result<EntryList, ClientError> {
-        let on_page = on_page(&options)?;
-        self.list_in_pages(PAGE_SIZE, on_page.as_ref()).await
+        let options = list_options(&options)?;
+        let pager = match &options.since {
+            Some(since) => {
+                Pager::newer_than(PAGE_SIZE, since).map_err(|error| ClientError::Argument {
+                    name: "options",
+                    reason: format!("since: {error}"),
+                })?
+            }
+            None => Pager::new(PAGE_SIZE),
+        };
+        self.list_with(pager, options.on_page.as_ref()).await
+    }
+
+    /// The insert `signLogbook(entry, options)` would send first, as plain data
+    /// (`{ method, url, headers, body }`, header names in lower case), with its
+    /// `Idempotency-Key`: `options.idempotencyKey` or a new random one. Sending it again later,
+    /// without this client, stores the entry at most once with every other attempt of that key.
+    /// The same argument errors as `signLogbook`, thrown.
+    #[wasm_bindgen(js_name = signRequest, unchecked_return_type = "PlainRequest")]
+    pub async fn sign_request(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "NewEntry")] entry: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "SignOptions")] options: JsValue,
+    ) -> Result<Object, ClientError> {
+        let entry = new_entry(&entry)?;
+        let key = sign_key(&options)?;
+        let state = &self.state;
+        let session_token = state.session_token().await;
+        let signing = Signing::new(&state.config, session_token.as_deref(), &entry, key);
+        Ok(plain_request(&signing.request()))
     }
 
     /// The newest `count` entries, read (and retried), validated and ordered as `listEntries`
@@ -215,8 +290,16 @@ impl Client {
         page_size: u64,
         on_page: Option<&Function>,
     ) -> Result<EntryList, ClientError> {
+        self.list_with(Pager::new(page_size), on_page).await
+    }
+
+    /// Reads every page `pager` asks for, handing each list so far to `on_page`.
+    async fn list_with(
+        &self,
+        mut pager: Pager,
+        on_page: Option<&Function>,
+    ) -> Result<EntryList, ClientError> {
         let state = &self.state;
-        let mut pager = Pager::new(page_size);
         let store = Rc::new(RefCell::new(geocache_core::EntryList::default()));
         loop {
             let session_token = state.session_token().await;

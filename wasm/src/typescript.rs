@@ -29,6 +29,21 @@ export interface ListOptions {
    * one. An exception it throws is reported with console.error and does not stop the read.
    */
   onPage?: (entriesSoFar: EntryList) => void;
+  /**
+   * Only the entries created at or after this timestamp (e.g. `2024-05-01T10:00:00+00:00`), in
+   * the same order and pages: `created_at=gte.<since>`. Not a timestamp: a TypeError with
+   * `code: "invalid_argument"`.
+   */
+  since?: string;
+}
+
+/** `signRequest`'s answer: the insert as plain data, to send later with `fetch`. */
+export interface PlainRequest {
+  method: string;
+  url: string;
+  /** Names in lower case: `apikey`, `authorization`, `idempotency-key`, … */
+  headers: Record<string, string>;
+  body: string | null;
 }
 
 /** The second argument of `signLogbook`. */

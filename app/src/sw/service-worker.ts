@@ -24,3 +24,16 @@ self.addEventListener('message', (event: ExtendableMessageEvent) => {
 // ---------------------------------------------------------------------------------------------------------------
 // Background work of the logbook itself (such as sending signs kept while offline) is added below this line, by
 // importing it from src/features/logbook. Nothing above depends on it.
+import { drainLogbookOutbox, OUTBOX_SYNC_TAG } from '@/features/logbook/outbox/background-sync';
+
+// Signs kept on the device while offline are sent when the browser regains a connection, even with no tab open.
+// drainLogbookOutbox rejects while signs still wait, so the browser schedules the sync again.
+// TypeScript's WebWorker library has no Background Sync types: the event is an ExtendableEvent with its tag.
+interface SyncEvent extends ExtendableEvent {
+  readonly tag: string;
+}
+
+self.addEventListener('sync', (event) => {
+  const sync = event as SyncEvent;
+  if (sync.tag === OUTBOX_SYNC_TAG) sync.waitUntil(drainLogbookOutbox());
+});

@@ -19,6 +19,11 @@ impl Builder {
         self.filter(column, "gt", value)
     }
 
+    /// `column=gte.value`
+    pub fn gte(self, column: &str, value: &str) -> Self {
+        self.filter(column, "gte", value)
+    }
+
     /// `or=(filters)`: `filters` is PostgREST's logic-tree syntax and goes out as given, as
     /// postgrest-js's `.or(filters)` sends it; values in it that hold reserved characters must
     /// already be quoted.
@@ -49,11 +54,12 @@ mod tests {
             .neq("id", "1")
             .eq("name", "x")
             .gt("id", "41")
+            .gte("created_at", "2024-01-01T00:00:00+00:00")
             .or("a.eq.1,b.lt.\"x:y\"")
             .build();
         assert_eq!(
             request.url,
-            "https://h/rest/v1/t?select=*&name=eq.a%2Cb%26c+d&id=neq.1&name=eq.x&id=gt.41&or=%28a.eq.1%2Cb.lt.%22x%3Ay%22%29"
+            "https://h/rest/v1/t?select=*&name=eq.a%2Cb%26c+d&id=neq.1&name=eq.x&id=gt.41&created_at=gte.2024-01-01T00%3A00%3A00%2B00%3A00&or=%28a.eq.1%2Cb.lt.%22x%3Ay%22%29"
         );
     }
 }

@@ -9,6 +9,11 @@
 //! before the cursor are dropped, so a server that ignores the filter ends the listing instead of
 //! looping, and rows inserted while it pages (newer than the cursor) cannot come back. N pages
 //! cost at most N + 1 requests.
+//!
+//! [`Pager::newer_than`] reads only the entries created at or after an instant, in the same order
+//! and pages (`created_at=gte.<instant>` on every request): what a copy of the logbook kept on the
+//! device needs to catch up. The instant is inclusive so entries committed in the same instant as
+//! the newest one kept are read again rather than missed; the caller drops the ids it has.
 
 use std::collections::HashSet;
 
@@ -19,6 +24,7 @@ use crate::outcome::{expect_success, LogbookError, NoResponse};
 use crate::rest::content_range;
 use crate::rest::logbook::TABLE;
 use crate::rest::Postgrest;
+use crate::timestamp::{Timestamp, TimestampError};
 
 /// Rows asked for per page: hosted Supabase's default cap, so a page is one capped read.
 pub const PAGE_SIZE: u64 = 1000;
@@ -81,6 +87,8 @@ pub struct Pager {
     /// The page the next request asks for, from 1.
     page: u32,
     cursor: Option<Cursor>,
+    /// Only entries created at or after this instant (the server's timestamp text, validated).
+    since: Option<Timestamp>,
     /// Ids already read (as bits, `-0` folded into `0`): a row is kept once.
     seen: HashSet<u64>,
 }
@@ -111,8 +119,32 @@ impl Pager {
             page_size: page_size.max(1),
             page: 1,
             cursor: None,
+            since: None,
             seen: HashSet::new(),
         }
+    }
+
+    /// A pager reading only the entries whose `created_at` is at or after `since` (a timestamp as
+    /// PostgREST writes them, any offset), newest first, `page_size` rows a page. A `since` that is
+    /// not a timestamp is refused before anything is sent.
+    ///
+    /// ```
+    /// use geocache_core::rest::pager::Pager;
+    /// use geocache_core::ClientConfig;
+    ///
+    /// let config = ClientConfig::new("https://abc.supabase.co", "key")?;
+    /// let pager = Pager::newer_than(1000, "2024-05-01T10:00:00+00:00").expect("a timestamp");
+    /// let request = pager.request(&config, None);
+    /// assert!(request.url.contains("&created_at=gte.2024-05-01T10%3A00%3A00%2B00%3A00"));
+    /// assert!(Pager::newer_than(1000, "yesterday").is_err());
+    /// # Ok::<(), geocache_core::ConfigError>(())
+    /// ```
+    pub fn newer_than(page_size: u64, since: &str) -> Result<Self, TimestampError> {
+        let since = Timestamp::parse(since)?;
+        Ok(Pager {
+            since: Some(since),
+            ..Pager::new(page_size)
+        })
     }
 
     /// The number of the page [`Pager::request`] asks for, from 1.
@@ -129,6 +161,10 @@ impl Pager {
             .order("created_at", false)
             .order("id", false)
             .limit(self.page_size);
+        let builder = match &self.since {
+            Some(since) => builder.gte("created_at", since.as_str()),
+            None => builder,
+        };
         match &self.cursor {
             Some(cursor) => builder.or(&cursor.filter()),
             None => builder,
@@ -269,10 +305,15 @@ mod tests {
                 let id: i64 = id.trim_end_matches(')').parse().unwrap();
                 key(&(id, created_at.to_owned()))
             });
+            let since = value("created_at").map(|filter| {
+                let instant = filter.strip_prefix("gte.").expect("only gte is sent");
+                Timestamp::parse(instant).unwrap().unix_nanos()
+            });
             let mut rows: Vec<Row> = self
                 .table
                 .iter()
                 .filter(|row| after.is_none_or(|after| key(row) < after))
+                .filter(|row| since.is_none_or(|since| key(row).0 >= since))
                 .cloned()
                 .collect();
             rows.sort_by_key(|row| std::cmp::Reverse(key(row)));
@@ -338,6 +379,47 @@ mod tests {
              &or=%28created_at.lt.%222024-05-01T10%3A00%3A00.5%2B00%3A00%22%2Cand%28created_at.eq.%222024-05-01T10%3A00%3A00.5%2B00%3A00%22%2Cid.lt.7%29%29"
         );
         assert_eq!(second.header("authorization"), Some("Bearer user.jwt"));
+    }
+
+    #[test]
+    fn a_newer_than_read_filters_every_page_and_pages_across_ties() {
+        let table = rows(25);
+        // Row 10 is at second 5: ids 10 and 11 share it, so the bound is inclusive of both.
+        let since = table[9].1.clone();
+        let mut server = Server::new(table.clone(), usize::MAX);
+        let mut pager = Pager::newer_than(4, &since).unwrap();
+        let ids = read_all(&mut pager, &mut server, |_| {}).unwrap();
+        let newer: Vec<i64> = newest_first(&table)
+            .into_iter()
+            .filter(|id| *id >= 10)
+            .collect();
+        assert_eq!(ids, newer);
+        // 16 rows in pages of 4, then one with nothing past the cursor.
+        assert_eq!(server.requests.len(), 5);
+        let encoded: String = form_urlencoded::byte_serialize(since.as_bytes()).collect();
+        assert!(server
+            .requests
+            .iter()
+            .all(|url| url.contains(&format!("&created_at=gte.{encoded}"))));
+        assert!(server.requests[1].contains("&or="));
+    }
+
+    #[test]
+    fn a_newer_than_read_without_newer_rows_ends_at_once() {
+        let mut server = Server::new(rows(5), usize::MAX);
+        let mut pager = Pager::newer_than(1000, "2030-01-01T00:00:00Z").unwrap();
+        assert_eq!(
+            read_all(&mut pager, &mut server, |_| {}).unwrap(),
+            Vec::<i64>::new()
+        );
+        assert_eq!(server.requests.len(), 1);
+    }
+
+    #[test]
+    fn a_newer_than_read_refuses_what_is_not_a_timestamp() {
+        for since in ["", "yesterday", "2024-13-01T00:00:00Z", "2024-05-01"] {
+            assert!(Pager::newer_than(1000, since).is_err(), "{since:?}");
+        }
     }
 
     #[test]

@@ -12,8 +12,11 @@ export interface EntryPages {
   readonly done: Promise<EntryList>;
 }
 
-/** Starts reading every entry. Until someone subscribes, only the newest list so far is kept; older ones are freed. */
-export function startEntryPages(): EntryPages {
+/**
+ * Starts reading every entry, or once `since` settles to a timestamp, only those created at or after it (the
+ * same order and pages). Until someone subscribes, only the newest list so far is kept; older ones are freed.
+ */
+export function startEntryPages(since?: Promise<string | undefined>): EntryPages {
   let waiting: EntryList | undefined;
   let subscriber: ((entriesSoFar: EntryList) => void) | undefined;
   const onPage = (entriesSoFar: EntryList) => {
@@ -22,7 +25,7 @@ export function startEntryPages(): EntryPages {
     if (waiting !== undefined && waiting !== entriesSoFar) waiting.free();
     waiting = entriesSoFar;
   };
-  const done = readEveryEntry(onPage);
+  const done = readEntries(onPage, since);
   // Until a subscriber takes it over, a rejection must not count as unhandled.
   done.catch(() => undefined);
   return {
@@ -38,7 +41,9 @@ export function startEntryPages(): EntryPages {
 }
 
 /** Rejects with the client's error, a client-creation failure included. */
-async function readEveryEntry(onPage: (entriesSoFar: EntryList) => void): Promise<EntryList> {
+async function readEntries(onPage: (entriesSoFar: EntryList) => void, since?: Promise<string | undefined>): Promise<EntryList> {
+  // Without a `since` to wait for, the read starts at once (the first screen waits for nothing else).
+  const from = since === undefined ? undefined : await since;
   // Awaited inside the async function so a client-creation failure becomes a rejection too.
-  return await getClient().listEntries({ onPage });
+  return await getClient().listEntries(from === undefined ? { onPage } : { onPage, since: from });
 }

@@ -1,18 +1,18 @@
-import { startEntryPages, type EntryPages } from './entry-pages';
+import { startVisitRead, type VisitRead } from './visit-read';
 
-let prefetched: EntryPages | undefined;
+let prefetched: VisitRead | undefined;
 
 /**
- * Starts the first read as soon as the client is ready, before React has rendered the logbook; the
+ * Starts the visit's read (the device's copy, then the entries it lacks) as soon as the client is ready, before React has rendered the logbook; the
  * logbook's first load takes it over, pages already read included (an error then reaches the same
  * console.error).
  */
 export function prefetchLogEntries(): void {
-  prefetched ??= startEntryPages();
+  prefetched ??= startVisitRead();
 }
 
 /** The prefetched read, once: later loads read afresh. */
-export function takePrefetched(): EntryPages | undefined {
+export function takePrefetched(): VisitRead | undefined {
   const taken = prefetched;
   prefetched = undefined;
   return taken;

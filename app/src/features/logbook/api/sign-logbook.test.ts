@@ -2,7 +2,7 @@ import { act, renderHook } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { takeConsoleErrors } from '@/testing/console';
 import { getClient } from './client';
-import { signLogbook, useSignLogbook, type NewEntry, type SignOptions } from './sign-logbook';
+import { signLogbook, useSignLogbook, type NewEntry, type SignOptions, type SignResult } from './sign-logbook';
 
 vi.mock('./client', () => ({ getClient: vi.fn() }));
 
@@ -25,10 +25,10 @@ beforeEach(() => {
   vi.mocked(getClient).mockReturnValue({ signLogbook: send } as unknown as ReturnType<typeof getClient>);
 });
 
-async function signWith(sign: (entry: NewEntry) => Promise<boolean>, entry: NewEntry): Promise<boolean> {
+async function signWith(sign: (entry: NewEntry) => Promise<SignResult>, entry: NewEntry): Promise<boolean> {
   let stored = false;
   await act(async () => {
-    stored = await sign(entry);
+    stored = (await sign(entry)).status === 'signed';
   });
   // Each failure is logged with the error it received; the calls' keys are what is checked here.
   for (const [label] of takeConsoleErrors()) expect(label).toBe('Error inserting log:');

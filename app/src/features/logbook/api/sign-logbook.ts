@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { NewEntry, SignOptions } from 'geocache-client';
+import type { NewEntry, PlainRequest, SignOptions } from 'geocache-client';
+import { couldNotReachServer } from '../outbox/queueable';
 import { getClient } from './client';
 
-export type { NewEntry, SignOptions };
+export type { NewEntry, PlainRequest, SignOptions };
 
 /**
  * Inserts one entry exactly as given (no trimming). With `options.idempotencyKey` (the key of an
@@ -15,12 +16,35 @@ export async function signLogbook(entry: NewEntry, options?: SignOptions): Promi
   await (options === undefined ? client.signLogbook(entry) : client.signLogbook(entry, options));
 }
 
+/** The insert `signLogbook(entry, options)` would send, as plain data, to keep and send later without wasm. */
+export async function signRequest(entry: NewEntry, options?: SignOptions): Promise<PlainRequest> {
+  const client = getClient();
+  return await (options === undefined ? client.signRequest(entry) : client.signRequest(entry, options));
+}
+
+/** How a sign ended. */
+export type SignResult =
+  | { readonly status: 'signed' }
+  /** Kept on the device (the server could not be reached): it is sent when the connection returns. */
+  | { readonly status: 'saved' }
+  /** Not stored: already logged with `Error inserting log:`. */
+  | { readonly status: 'failed'; readonly error: unknown }
+  /** Another sign was in flight, or the caller went away. */
+  | { readonly status: 'ignored' };
+
+/**
+ * Where a sign that cannot reach the server is kept: resolves to false when the device cannot keep it.
+ * `pendingKey` names the key of a kept sign of the same text, so signing it again does not double it.
+ */
+export interface SignKeeper {
+  readonly keep: (entry: NewEntry, request: PlainRequest) => Promise<boolean>;
+  readonly pendingKey: (entry: NewEntry) => string | undefined;
+  readonly forget: (key: string) => Promise<void>;
+}
+
 export interface SignLogbookState {
-  /**
-   * Resolves to true once the entry is stored (and the caller is still mounted); false if the call
-   * failed (already logged) or was refused because another sign is in flight.
-   */
-  readonly sign: (entry: NewEntry) => Promise<boolean>;
+  /** Signs one entry; see `SignResult`. */
+  readonly sign: (entry: NewEntry) => Promise<SignResult>;
   /** True while a sign is in flight. */
   readonly pending: boolean;
 }
@@ -43,9 +67,11 @@ function keyOf(error: unknown): string | undefined {
  * Signs the logbook, one entry at a time: a second sign while one is in flight is refused. After
  * a failure, signing the unchanged name and message again sends the failed sign's key, so an
  * attempt that was stored after all is not stored twice; a changed text is a new sign with a new
- * key, and a success forgets the key.
+ * key, and a success forgets the key. With a `keeper`, a sign made offline, or one that failed
+ * because the server could not be reached, is kept on the device with its key instead; one the
+ * server refused is not.
  */
-export function useSignLogbook(): SignLogbookState {
+export function useSignLogbook(keeper?: SignKeeper): SignLogbookState {
   const [pending, setPending] = useState(false);
   // The ref closes the gap before the disabled button re-renders (two submits in one tick).
   const inFlight = useRef(false);
@@ -59,21 +85,41 @@ export function useSignLogbook(): SignLogbookState {
     };
   }, []);
 
-  const sign = useCallback(async (entry: NewEntry) => {
-    if (inFlight.current) return false;
+  const latestKeeper = useRef(keeper);
+  useEffect(() => {
+    latestKeeper.current = keeper;
+  });
+
+  const sign = useCallback(async (entry: NewEntry): Promise<SignResult> => {
+    if (inFlight.current) return { status: 'ignored' };
     inFlight.current = true;
     setPending(true);
+    const keeper = latestKeeper.current;
     const last = failed.current;
+    const kept = keeper?.pendingKey(entry);
     const again = last !== null && last.name === entry.name && last.message === entry.message;
+    const idempotencyKey = kept ?? (again ? last.idempotencyKey : undefined);
+    const options = idempotencyKey === undefined ? undefined : { idempotencyKey };
+    const keepOnDevice = async (key: string | undefined): Promise<boolean> => {
+      if (keeper === undefined) return false;
+      const request = await signRequest(entry, key === undefined ? undefined : { idempotencyKey: key }).catch(() => null);
+      if (request === null || !(await keeper.keep(entry, request))) return false;
+      failed.current = { name: entry.name, message: entry.message, idempotencyKey: request.headers['idempotency-key'] ?? '' };
+      return true;
+    };
     try {
-      await (again ? signLogbook(entry, { idempotencyKey: last.idempotencyKey }) : signLogbook(entry));
+      // Offline the insert cannot arrive: keep it at once rather than wait out the client's resends.
+      if (!navigator.onLine && (await keepOnDevice(idempotencyKey))) return { status: 'saved' };
+      await (options === undefined ? signLogbook(entry) : signLogbook(entry, options));
       failed.current = null;
-      return mounted.current;
+      if (kept !== undefined) await keeper?.forget(kept);
+      return mounted.current ? { status: 'signed' } : { status: 'ignored' };
     } catch (error) {
-      const idempotencyKey = keyOf(error);
-      failed.current = idempotencyKey === undefined ? null : { name: entry.name, message: entry.message, idempotencyKey };
+      const key = keyOf(error);
+      failed.current = key === undefined ? null : { name: entry.name, message: entry.message, idempotencyKey: key };
       console.error('Error inserting log:', error);
-      return false;
+      if (couldNotReachServer(error) && key !== undefined && (await keepOnDevice(key))) return { status: 'saved' };
+      return { status: 'failed', error };
     } finally {
       inFlight.current = false;
       if (mounted.current) setPending(false);

@@ -1,33 +1,29 @@
-import { useState, type FormEvent } from 'react';
-import { useSignLogbook } from '../api/sign-logbook';
+import type { FormEvent } from 'react';
 
-interface SignFormProps {
-  /** Called after an entry has been stored. */
-  readonly onSigned: () => void;
+export interface SignFields {
+  readonly name: string;
+  readonly message: string;
 }
 
-/**
- * Name and message, both required (the browser's own check). Clears itself after a successful sign;
- * keeps what was typed when the sign fails.
- */
-export function SignForm({ onSigned }: SignFormProps) {
-  const [name, setName] = useState('');
-  const [message, setMessage] = useState('');
-  const { sign, pending } = useSignLogbook();
+interface SignFormProps {
+  readonly fields: SignFields;
+  readonly onChange: (fields: SignFields) => void;
+  /** Signs what the fields hold; the caller clears them once the sign is stored. */
+  readonly onSign: (fields: SignFields) => void;
+  /** True while a sign is in flight: the button is disabled and reads "Signing…". */
+  readonly pending: boolean;
+}
 
-  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
+/** Name and message, both required (the browser's own check). The text is sent as typed, no trimming. */
+export function SignForm({ fields, onChange, onSign, pending }: SignFormProps) {
+  function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    // Sent as typed: no trimming, the logbook stores text byte for byte.
-    if (await sign({ name, message })) {
-      setName('');
-      setMessage('');
-      onSigned();
-    }
+    onSign(fields);
   }
 
   return (
     <section className="card sign-card" aria-label="Sign the logbook">
-      <form className="sign-form" onSubmit={(event) => void handleSubmit(event)}>
+      <form className="sign-form" onSubmit={handleSubmit}>
         <label htmlFor="name">Name:</label>
         <input
           id="name"
@@ -35,8 +31,8 @@ export function SignForm({ onSigned }: SignFormProps) {
           type="text"
           dir="auto"
           required
-          value={name}
-          onChange={(event) => setName(event.target.value)}
+          value={fields.name}
+          onChange={(event) => onChange({ ...fields, name: event.target.value })}
         />
         <label htmlFor="message">Message:</label>
         <textarea
@@ -45,11 +41,11 @@ export function SignForm({ onSigned }: SignFormProps) {
           rows={4}
           dir="auto"
           required
-          value={message}
-          onChange={(event) => setMessage(event.target.value)}
+          value={fields.message}
+          onChange={(event) => onChange({ ...fields, message: event.target.value })}
         />
         <button type="submit" className="primary-button" disabled={pending}>
-          Sign Logbook
+          {pending ? 'Signing…' : 'Sign Logbook'}
         </button>
       </form>
     </section>

@@ -1,0 +1,36 @@
+import { planRead, type ReadPlan } from '../device-copy/catch-up';
+import { openDeviceCopy, type DeviceCopy, type KeptCopy } from '../device-copy/copy-store';
+import { startEntryPages, type EntryPages } from './entry-pages';
+
+/** What the visit found on the device and the read it chose for it. */
+export interface VisitPlan {
+  readonly kept: KeptCopy | null;
+  readonly plan: ReadPlan;
+}
+
+/** A visit's first read: the device's copy, then every entry or only the newer ones (device-copy/catch-up.ts). */
+export interface VisitRead {
+  /** The device's copy, null where the platform keeps none. */
+  readonly copy: Promise<DeviceCopy | null>;
+  /** Never rejects: a copy that cannot be read counts as none, and the read is whole. */
+  readonly plan: Promise<VisitPlan>;
+  /** The plan, when it was known at once (no IndexedDB): its pages can be taken over without waiting a turn. */
+  readonly settled?: VisitPlan;
+  readonly pages: EntryPages;
+}
+
+/** Reads the device's copy and starts the read it calls for, at `now` (ms since the epoch). */
+export function startVisitRead(now: number = Date.now()): VisitRead {
+  // Without IndexedDB there is no copy to wait for: the whole read starts at once.
+  if (typeof indexedDB === 'undefined') {
+    const settled: VisitPlan = { kept: null, plan: { kind: 'whole' } };
+    return { copy: Promise.resolve(null), plan: Promise.resolve(settled), settled, pages: startEntryPages() };
+  }
+  const copy = openDeviceCopy();
+  const plan = copy
+    .then((opened) => opened?.read() ?? null)
+    .catch(() => null)
+    .then((kept) => ({ kept, plan: planRead(kept, now) }));
+  const pages = startEntryPages(plan.then(({ plan: read }) => (read.kind === 'newer' ? read.since : undefined)));
+  return { copy, plan, pages };
+}

@@ -1,0 +1,152 @@
+import 'fake-indexeddb/auto';
+import { IDBFactory } from 'fake-indexeddb';
+import { act, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { expectConsoleErrors } from '@/testing/console';
+import { fakeEntryList } from '@/testing/fake-entry-list';
+import { getClient } from '../api/client';
+import type { EntryList, ListOptions, LogEntry } from '../api/entry-types';
+import type { NewEntry, PlainRequest, SignOptions } from '../api/sign-logbook';
+import { Logbook } from './logbook';
+
+vi.mock('../api/client', () => ({ getClient: vi.fn() }));
+
+const KEY = '123e4567-e89b-42d3-a456-426614174000';
+const listEntries = vi.fn<(options?: ListOptions) => Promise<EntryList>>();
+const signLogbook = vi.fn<(entry: NewEntry, options?: SignOptions) => Promise<void>>();
+const signRequest = vi.fn((entry: NewEntry, options?: SignOptions): Promise<PlainRequest> =>
+  Promise.resolve({
+    method: 'POST',
+    url: 'http://127.0.0.1:9/rest/v1/geocache_logs',
+    headers: { apikey: 'k', 'idempotency-key': options?.idempotencyKey ?? KEY },
+    body: JSON.stringify(entry),
+  }),
+);
+const fetchMock = vi.fn<(url: string, init: RequestInit) => Promise<Response>>();
+
+const bo: LogEntry = { id: 2, created_at: '2024-05-02T10:00:00+00:00', name: 'Bo', message: 'TFTC' };
+
+function unreachable() {
+  return Object.assign(new Error('network failure'), { name: 'LogbookError', code: 'network_error', status: 0, outcome: 'unknown', idempotencyKey: KEY });
+}
+
+beforeEach(() => {
+  vi.stubGlobal('indexedDB', new IDBFactory());
+  vi.stubGlobal('fetch', fetchMock);
+  fetchMock.mockReset().mockRejectedValue(new TypeError('Failed to fetch'));
+  listEntries.mockReset().mockResolvedValue(fakeEntryList([]));
+  signLogbook.mockReset();
+  signRequest.mockClear();
+  vi.mocked(getClient).mockReturnValue({ listEntries, signLogbook, signRequest } as unknown as ReturnType<typeof getClient>);
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+async function signAs(name: string, message: string) {
+  const user = userEvent.setup();
+  await user.type(screen.getByLabelText('Name:'), name);
+  await user.type(screen.getByLabelText('Message:'), message);
+  await user.click(screen.getByRole('button', { name: 'Sign Logbook' }));
+}
+
+describe('a sign that cannot reach the server', () => {
+  it('is kept on the device with its key, shown as waiting in words, and the fields keep the text', async () => {
+    const failure = unreachable();
+    signLogbook.mockRejectedValueOnce(failure);
+    render(<Logbook />);
+    await signAs('Bo', 'TFTC');
+
+    const card = await screen.findByTestId('pending-entry');
+    expect(card).toHaveTextContent('Waiting to be sent');
+    expect(card).toHaveTextContent('Bo');
+    expect(screen.getByRole('status')).toHaveTextContent('Saved on this device: it will be sent when the connection returns.');
+    expect(screen.getByLabelText('Name:')).toHaveValue('Bo');
+    expect(signRequest).toHaveBeenCalledWith({ name: 'Bo', message: 'TFTC' }, { idempotencyKey: KEY });
+    expectConsoleErrors([['Error inserting log:', failure]]);
+  });
+
+  it('is sent when the connection returns, once, and then the fields are cleared and the list reloaded', async () => {
+    const failure = unreachable();
+    signLogbook.mockRejectedValueOnce(failure);
+    render(<Logbook />);
+    await signAs('Bo', 'TFTC');
+    await screen.findByTestId('pending-entry');
+    expectConsoleErrors([['Error inserting log:', failure]]);
+
+    fetchMock.mockReset().mockResolvedValue(new Response('', { status: 201 }));
+    listEntries.mockResolvedValue(fakeEntryList([bo]));
+    await act(async () => {
+      window.dispatchEvent(new Event('online'));
+      await Promise.resolve();
+    });
+    await waitFor(() => expect(screen.queryByTestId('pending-entry')).toBeNull());
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    const [url, init] = fetchMock.mock.calls[0] ?? [];
+    expect(url).toBe('http://127.0.0.1:9/rest/v1/geocache_logs');
+    expect(init?.headers).toEqual({ apikey: 'k', 'idempotency-key': KEY });
+    await waitFor(() => expect(screen.getAllByTestId('log-entry')).toHaveLength(1));
+    expect(screen.getByLabelText('Name:')).toHaveValue('');
+    expect(screen.getByRole('status')).toHaveTextContent('Signed: the sign saved on this device was sent.');
+  });
+
+  it('signed again with the same text while it waits reuses its key, and leaves the outbox', async () => {
+    const failure = unreachable();
+    signLogbook.mockRejectedValueOnce(failure).mockResolvedValueOnce(undefined);
+    render(<Logbook />);
+    await signAs('Bo', 'TFTC');
+    await screen.findByTestId('pending-entry');
+    expectConsoleErrors([['Error inserting log:', failure]]);
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Sign Logbook' }));
+    await waitFor(() => expect(screen.queryByTestId('pending-entry')).toBeNull());
+    expect(signLogbook.mock.calls[1]).toEqual([{ name: 'Bo', message: 'TFTC' }, { idempotencyKey: KEY }]);
+  });
+
+  it('made offline is kept at once, without waiting out the client', async () => {
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    render(<Logbook />);
+    await signAs('Bo', 'TFTC');
+    await screen.findByTestId('pending-entry');
+    expect(signLogbook).not.toHaveBeenCalled();
+    expect(screen.getByRole('status')).toHaveTextContent('Saved on this device');
+    vi.restoreAllMocks();
+  });
+
+  it('is not kept when the server refused it (a 500 is final too)', async () => {
+    const refused = Object.assign(new Error('boom'), { name: 'LogbookError', code: 'server_error', status: 500, outcome: 'unknown', idempotencyKey: KEY });
+    signLogbook.mockRejectedValueOnce(refused);
+    render(<Logbook />);
+    await signAs('Bo', 'TFTC');
+    await waitFor(() => expectConsoleErrors([['Error inserting log:', refused]]));
+    expect(screen.queryByTestId('pending-entry')).toBeNull();
+    expect(screen.getByRole('status')).toHaveTextContent('Not signed: the logbook had an error; please try again.');
+    expect(signRequest).not.toHaveBeenCalled();
+  });
+
+  it('fails as any other sign when the device cannot keep it', async () => {
+    vi.stubGlobal('indexedDB', undefined);
+    const failure = unreachable();
+    signLogbook.mockRejectedValueOnce(failure);
+    render(<Logbook />);
+    await signAs('Bo', 'TFTC');
+    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('Not signed: there is no connection'));
+    expectConsoleErrors([['Error inserting log:', failure]]);
+    expect(screen.queryByTestId('pending-entry')).toBeNull();
+    expect(screen.getByLabelText('Name:')).toHaveValue('Bo');
+  });
+});
+
+describe('the list', () => {
+  it('says "Loading entries…" while the first read runs, then "No entries yet."', async () => {
+    let finish: (list: EntryList) => void = () => undefined;
+    listEntries.mockReturnValueOnce(new Promise((resolve) => (finish = resolve)));
+    render(<Logbook />);
+    expect(screen.getByRole('status')).toHaveTextContent('Loading entries…');
+    await act(async () => {
+      finish(fakeEntryList([]));
+      await Promise.resolve();
+    });
+    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('No entries yet.'));
+  });
+});

@@ -1,0 +1,101 @@
+// The logbook kept on the device (IndexedDB): a repeat visit shows it with no network at all (the service worker
+// serves the page), and a repeat visit online asks only for the entries newer than it and shows each once.
+import type { Page, Request } from '@playwright/test';
+import type { RunningEmulator } from '../../scripts/lib/emulator.mjs';
+import { TABLE_PATH } from './fault-plan.ts';
+import { expect, logbookPage, sign, test } from './fixtures.ts';
+
+test.skip(({ pageServer }) => pageServer !== 'production', 'an offline visit needs the service worker of the production build');
+
+const OFFLINE_STATUS = 'Offline: showing the entries kept on this device.';
+
+/** How many entries the page keeps on this device (its IndexedDB copy), or -1 without a copy yet. */
+async function keptCount(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve, reject) => {
+        const open = indexedDB.open('geocache-logbook-copy');
+        open.onerror = () => reject(open.error ?? new Error('cannot open the copy'));
+        open.onsuccess = () => {
+          const db = open.result;
+          if (!db.objectStoreNames.contains('entries')) return resolve(-1);
+          const count = db.transaction('entries').objectStore('entries').count();
+          count.onsuccess = () => {
+            resolve(count.result);
+            db.close();
+          };
+          count.onerror = () => reject(count.error ?? new Error('cannot count the copy'));
+        };
+      }),
+  );
+}
+
+/** Stores an entry as another visitor would, with the service role (no page involved). */
+async function insertElsewhere(emulator: RunningEmulator, entry: { name: string; message: string }): Promise<void> {
+  const response = await fetch(`${emulator.url}${TABLE_PATH}`, {
+    method: 'POST',
+    headers: {
+      apikey: emulator.serviceRoleKey,
+      authorization: `Bearer ${emulator.serviceRoleKey}`,
+      'content-type': 'application/json',
+    },
+    body: JSON.stringify(entry),
+  });
+  if (response.status !== 201) throw new Error(`inserting ${entry.name}: ${response.status} ${await response.text()}`);
+}
+
+/** Waits until the page's service worker is active (it then serves the page without a network). */
+async function workerReady(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+}
+
+function isListRead(request: Request): boolean {
+  return request.method() === 'GET' && new URL(request.url()).pathname === TABLE_PATH;
+}
+
+test('a repeat visit without a network shows the title, the form and the entries seen before', async ({ page, context }) => {
+  const logbook = logbookPage(page);
+  await page.goto('/');
+  await expect(logbook.status).toHaveText('No entries yet.');
+  await sign(page, { name: 'Ada', message: 'Seen before' });
+  await expect(logbook.entries).toHaveCount(1);
+  await workerReady(page);
+  await expect.poll(() => keptCount(page)).toBe(1);
+
+  await context.setOffline(true);
+  await page.reload();
+  await expect(logbook.heading).toBeVisible();
+  await expect(logbook.name).toBeEnabled();
+  await expect(logbook.submit).toBeEnabled();
+  await expect(logbook.entries).toHaveCount(1);
+  await expect(logbook.entries.first()).toContainText('Seen before');
+  await expect(logbook.status).toHaveText(OFFLINE_STATUS);
+});
+
+test('a repeat visit online asks only for entries newer than the copy and shows each entry once', async ({ page, stack }) => {
+  const logbook = logbookPage(page);
+  await page.goto('/');
+  await sign(page, { name: 'Ada', message: 'First' });
+  await expect(logbook.entries).toHaveCount(1);
+  await expect.poll(() => keptCount(page)).toBe(1);
+
+  await insertElsewhere(stack.emulator, { name: 'Bo', message: 'Second' });
+  const reads: string[] = [];
+  page.on('request', (request) => {
+    if (isListRead(request)) reads.push(request.url());
+  });
+  const answered = page.waitForResponse((response) => isListRead(response.request()));
+  await page.reload();
+  await answered;
+  await expect(logbook.entries).toHaveCount(2);
+  await expect(logbook.entries.nth(0)).toContainText('Second');
+  await expect(logbook.entries.nth(1)).toContainText('First');
+  await expect.poll(() => keptCount(page)).toBe(2);
+  // Every list read of this visit was a catch-up read: the whole list was not read again.
+  expect(reads.length).toBeGreaterThan(0);
+  for (const url of reads) expect(new URL(url).searchParams.get('created_at')).toMatch(/^gte\./);
+  // Ada's entry came back in the minute of overlap and is still shown once.
+  await expect(page.getByTestId('log-entry').filter({ hasText: 'First' })).toHaveCount(1);
+});
