@@ -61,19 +61,30 @@ export function gitState() {
 }
 
 /**
+ * What every part of a run starts with: the time and load average, a temporary folder (removed at the end unless
+ * `--keep-temp`), and an emulator of its own over a database in that folder. Both are stopped by `cleanUp()`.
  * @param {import('./options.mjs').BenchOptions} options
+ * @param {string} name  names the temporary folder and the database
+ * @param {(message: string) => void} log
  */
-export async function runBenchmark(options) {
+export async function startRun(options, name, log) {
   const started = new Date();
   const loadStart = os.loadavg();
-  const temp = await mkdtemp(path.join(os.tmpdir(), 'geocache-bench-'));
+  const temp = await mkdtemp(path.join(os.tmpdir(), `geocache-${name}-`));
   if (options.keepTemp) log(`temporary files in ${temp}`);
   else cleanups.push(() => rm(temp, { recursive: true, force: true }));
-
-  const emulator = await startEmulator({ binary: releaseEmulator, port: 0, db: path.join(temp, 'bench.sqlite3') });
+  const emulator = await startEmulator({ binary: releaseEmulator, port: 0, db: path.join(temp, `${name}.sqlite3`) });
   cleanups.push(() => emulator.stop());
   const backend = { url: emulator.url, anonKey: emulator.anonKey, serviceRoleKey: emulator.serviceRoleKey };
   log(`emulator at ${emulator.url} (pid ${emulator.child.pid})`);
+  return { started, loadStart, temp, emulator, backend };
+}
+
+/**
+ * @param {import('./options.mjs').BenchOptions} options
+ */
+export async function runBenchmark(options) {
+  const { started, loadStart, temp, backend } = await startRun(options, 'bench', log);
 
   // Builds, with the emulator's URL and anon key baked in (one at a time: two cores).
   const pageEnv = { VITE_SUPABASE_URL: backend.url, VITE_SUPABASE_ANON_KEY: backend.anonKey };

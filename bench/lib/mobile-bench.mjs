@@ -2,19 +2,17 @@
 // The mobile profile's benchmark: both pages' production builds served as a static host serves them, against an
 // emulator of their own seeded to each N, each measured in first, repeat and offline visits under the mobile
 // profile; then the page's wasm broken down by function.
-import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdir, readdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { startEmulator } from '../../scripts/lib/emulator.mjs';
 import { assetKind, compressedSizes } from './assets.mjs';
 import { startCompressingProxy } from './compressing-proxy.mjs';
 import { chromiumVersion } from './browser.mjs';
-import { cleanups, gitState } from './bench.mjs';
+import { cleanups, gitState, startRun } from './bench.mjs';
 import { MOBILE_PROFILE, MOBILE_VIEWPORT } from './mobile-profile.mjs';
 import { evaluateMobileTargets, summarizeRuns } from './mobile-targets.mjs';
 import { measureMobileVisits } from './mobile-visits.mjs';
 import { buildOurs, buildPage, projects } from './pages.mjs';
-import { releaseEmulator } from './prepare.mjs';
 import { countEntries, seed } from './rest.mjs';
 import { startStaticServer } from './static-server.mjs';
 import { analyseWasmFile, buildNamedPageWasm, renderWasmFunctions } from './wasm-functions.mjs';
@@ -37,16 +35,7 @@ function buildFilesOf(server) {
  * @param {import('./options.mjs').BenchOptions} options
  */
 export async function runMobileBenchmark(options) {
-  const started = new Date();
-  const loadStart = os.loadavg();
-  const temp = await mkdtemp(path.join(os.tmpdir(), 'geocache-bench-mobile-'));
-  if (options.keepTemp) log(`temporary files in ${temp}`);
-  else cleanups.push(() => rm(temp, { recursive: true, force: true }));
-
-  const emulator = await startEmulator({ binary: releaseEmulator, port: 0, db: path.join(temp, 'mobile.sqlite3') });
-  cleanups.push(() => emulator.stop());
-  const backend = { url: emulator.url, anonKey: emulator.anonKey, serviceRoleKey: emulator.serviceRoleKey };
-  log(`emulator at ${emulator.url} (pid ${emulator.child.pid})`);
+  const { started, loadStart, temp, emulator, backend } = await startRun(options, 'bench-mobile', log);
 
   // The pages reach the emulator through a compressing proxy, as a hosted project's API is reached through its CDN.
   const api = await startCompressingProxy(emulator.url);
