@@ -90,7 +90,16 @@ export function accountFirstVisit({ responses, firstPaintWallMs, precache, build
   const workerPaths = new Set(serviceWorkerUrls.map(pathOf));
   const workerFiles = buildFiles.filter((file) => workerPaths.has(file.path));
   const seenPaths = new Set([...fetched.map((r) => pathOf(r.url)), ...precache.map((entry) => pathOf(entry.url)), ...workerPaths]);
-  const unused = buildFiles.filter((file) => !file.path.endsWith('.map') && !seenPaths.has(file.path) && !(file.path === '/index.html' && seenPaths.has('/')));
+  const paths = new Set(buildFiles.map((file) => file.path));
+  // A precompressed copy (`x.br`, `x.gz` beside `x`) is how the host sends `x`, not a file of its own.
+  const precompressedCopy = (/** @type {string} */ file) => /\.(br|gz)$/.test(file) && paths.has(file.replace(/\.(br|gz)$/, ''));
+  const unused = buildFiles.filter(
+    (file) =>
+      !file.path.endsWith('.map') &&
+      !precompressedCopy(file.path) &&
+      !seenPaths.has(file.path) &&
+      !(file.path === '/index.html' && seenPaths.has('/')),
+  );
   return {
     beforeFirstPaint: {
       items: before,

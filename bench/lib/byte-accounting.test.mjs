@@ -87,7 +87,7 @@ test('the precache is reported whole and by what the visit had not fetched befor
   assert.deepEqual(bytes.precache.extra, { count: 1, raw: 500, gzip: 200, brotli: 150 });
 });
 
-test('"only when used" is every build file neither fetched nor precached, source maps left out', () => {
+test('"only when used" is every build file neither fetched nor precached, source maps and precompressed copies left out', () => {
   const bytes = accountFirstVisit({
     firstPaintWallMs: PAINT,
     responses: [response('http://127.0.0.1:1/'), response('http://127.0.0.1:1/assets/app.js'), response('http://127.0.0.1:1/sw.js', { endWallMs: PAINT + 1 })],
@@ -98,11 +98,14 @@ test('"only when used" is every build file neither fetched nor precached, source
       file('/sw.js'),
       file('/assets/offline.js'),
       file('/assets/app.js.map'),
+      file('/assets/app.js.br'),
       file('/assets/teaser.js', 70),
+      file('/assets/teaser.js.gz'),
+      file('/assets/data.gz'),
     ],
   });
-  assert.deepEqual(bytes.onlyWhenUsed.items.map((f) => f.path), ['/assets/teaser.js']);
-  assert.equal(bytes.onlyWhenUsed.all.brotli, 70);
+  // `data.gz` has no `data` beside it: a file of its own.
+  assert.deepEqual(bytes.onlyWhenUsed.items.map((f) => f.path), ['/assets/teaser.js', '/assets/data.gz']);
 });
 
 test('the service worker\'s script and the build files it fetched itself are apart from "only when used"', () => {

@@ -1,5 +1,6 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
+import { openDB } from 'idb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { keepCopy, openDeviceCopy, type DeviceCopy } from './copy-store';
 
@@ -49,5 +50,39 @@ describe('the device copy', () => {
     expect(await keepCopy(Promise.resolve(full), [entry], times)).toBe(false);
     expect(await keepCopy(Promise.reject(new Error('blocked')), [entry], times)).toBe(false);
     expect(await keepCopy(openDeviceCopy(), [entry], times)).toBe(true);
+  });
+  it('drops a copy kept a record per entry (the first version) and keeps the next whole read', async () => {
+    const old = await openDB('geocache-logbook-copy', 1, {
+      upgrade(database) {
+        database.createObjectStore('entries', { keyPath: 'id' });
+        database.createObjectStore('meta');
+      },
+    });
+    await old.put('entries', { id: 1, created_at: '2024-05-01T10:00:00+00:00', name: 'a', message: 'm' });
+    await old.put('meta', { updatedAt: 1 }, 'state');
+    old.close();
+    const copy = await openDeviceCopy();
+    expect(await copy?.read()).toBeNull();
+    await copy?.replace([{ id: 2, created_at: '2024-05-01T11:00:00+00:00', name: 'b', message: 'm' }], { updatedAt: 2, reconciledAt: 2 });
+    expect((await copy?.read())?.entries.map((entry) => entry.id)).toEqual([2]);
+  });
+
+  it('keeps each id once, newest first, whatever order it is given', async () => {
+    const copy = await openDeviceCopy();
+    const at = (hour: number) => `2024-05-01T${String(hour).padStart(2, '0')}:00:00+00:00`;
+    await copy?.replace(
+      [
+        { id: 1, created_at: at(9), name: 'a', message: 'm' },
+        { id: 3, created_at: at(11), name: 'c', message: 'm' },
+        { id: 2, created_at: at(11), name: 'b', message: 'm' },
+        { id: 3, created_at: at(11), name: 'c again', message: 'm' },
+      ],
+      { updatedAt: 1, reconciledAt: 1 },
+    );
+    expect((await copy?.read())?.entries.map((entry) => [entry.id, entry.name])).toEqual([
+      [3, 'c'],
+      [2, 'b'],
+      [1, 'a'],
+    ]);
   });
 });

@@ -11,11 +11,18 @@ export interface CopyTimes {
   readonly reconciledAt: number;
 }
 
-type CopyMeta = Pick<CopyTimes, 'updatedAt'> & Partial<Pick<CopyTimes, 'reconciledAt'>>;
+/**
+ * The whole copy is one record: writing it is one structured clone in one transaction, fast enough to finish before
+ * a visitor leaves the page even for a long logbook on a slow phone (a record per entry took seconds there), and a
+ * visit that leaves mid-write keeps the previous copy whole.
+ */
+interface StoredCopy extends CopyTimes {
+  /** Newest first, each id once: ordered when kept, so a visit shows them without sorting. */
+  readonly entries: KeptEntry[];
+}
 
 interface CopySchema extends DBSchema {
-  entries: { key: number; value: KeptEntry };
-  meta: { key: 'state'; value: CopyMeta };
+  copy: { key: 'state'; value: StoredCopy };
 }
 
 /** What a visit finds on the device. */
@@ -52,10 +59,11 @@ export async function openDeviceCopy(): Promise<DeviceCopy | null> {
   if (typeof indexedDB === 'undefined') return null;
   let db: IDBPDatabase<CopySchema>;
   try {
-    db = await openDB<CopySchema>(COPY_DB, 1, {
+    db = await openDB<CopySchema>(COPY_DB, 2, {
       upgrade(database) {
-        database.createObjectStore('entries', { keyPath: 'id' });
-        database.createObjectStore('meta');
+        // Version 1 kept a record per entry: its copy is dropped and the next whole read keeps one anew.
+        for (const name of [...database.objectStoreNames]) database.deleteObjectStore(name);
+        database.createObjectStore('copy');
       },
     });
   } catch {
@@ -63,22 +71,13 @@ export async function openDeviceCopy(): Promise<DeviceCopy | null> {
   }
   return {
     async read() {
-      const transaction = db.transaction(['entries', 'meta']);
-      const [meta, entries] = await Promise.all([
-        transaction.objectStore('meta').get('state'),
-        transaction.objectStore('entries').getAll(),
-      ]);
-      if (meta === undefined) return null;
-      // A copy kept before whole reads were dated separately counts as never reconciled.
-      return { entries: newestFirst(entries), updatedAt: meta.updatedAt, reconciledAt: meta.reconciledAt ?? 0 };
+      const stored = await db.get('copy', 'state');
+      if (stored === undefined) return null;
+      return { entries: stored.entries, updatedAt: stored.updatedAt, reconciledAt: stored.reconciledAt };
     },
     async replace(entries, { updatedAt, reconciledAt }) {
-      const transaction = db.transaction(['entries', 'meta'], 'readwrite');
-      const store = transaction.objectStore('entries');
-      await store.clear();
-      await Promise.all(entries.map((entry) => store.put({ ...entry })));
-      await transaction.objectStore('meta').put({ updatedAt, reconciledAt }, 'state');
-      await transaction.done;
+      const plain = newestFirst(entries).map(({ id, created_at, name, message }) => ({ id, created_at, name, message }));
+      await db.put('copy', { entries: plain, updatedAt, reconciledAt }, 'state');
     },
   };
 }

@@ -30,5 +30,8 @@ export function compareNewestFirst(a: KeptEntry, b: KeptEntry): number {
 export function newestFirst(entries: Iterable<KeptEntry>): KeptEntry[] {
   const byId = new Map<number, KeptEntry>();
   for (const entry of entries) if (!byId.has(entry.id)) byId.set(entry.id, entry);
-  return [...byId.values()].sort(compareNewestFirst);
+  // Each timestamp parsed once, not once per comparison: a kept logbook may hold tens of thousands of entries.
+  const keyed = [...byId.values()].map((entry) => ({ entry, micros: instantMicros(entry.created_at) }));
+  keyed.sort((a, b) => b.micros - a.micros || b.entry.id - a.entry.id);
+  return keyed.map(({ entry }) => entry);
 }
