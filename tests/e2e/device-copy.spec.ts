@@ -9,7 +9,7 @@ test.skip(({ pageServer }) => pageServer !== 'production', 'an offline visit nee
 
 const OFFLINE_STATUS = 'Offline: showing the entries kept on this device.';
 
-/** How many entries the page keeps on this device (its IndexedDB copy), or -1 without a copy yet. */
+/** How many entries the page keeps on this device (its IndexedDB copy): 0 before one is kept, -1 before its store exists. */
 async function keptCount(page: Page): Promise<number> {
   return page.evaluate(
     () =>
@@ -18,13 +18,14 @@ async function keptCount(page: Page): Promise<number> {
         open.onerror = () => reject(open.error ?? new Error('cannot open the copy'));
         open.onsuccess = () => {
           const db = open.result;
-          if (!db.objectStoreNames.contains('entries')) return resolve(-1);
-          const count = db.transaction('entries').objectStore('entries').count();
-          count.onsuccess = () => {
-            resolve(count.result);
+          if (!db.objectStoreNames.contains('copy')) return resolve(-1);
+          // The copy is one record: its entries and when they were brought up to date.
+          const read = db.transaction('copy').objectStore('copy').get('state');
+          read.onsuccess = () => {
+            resolve((read.result as { entries?: unknown[] } | undefined)?.entries?.length ?? 0);
             db.close();
           };
-          count.onerror = () => reject(count.error ?? new Error('cannot count the copy'));
+          read.onerror = () => reject(read.error ?? new Error('cannot read the copy'));
         };
       }),
   );
