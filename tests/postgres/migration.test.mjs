@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import { findPostgres } from '../../scripts/lib/postgres.mjs';
 import { caseTitle, PERMISSION_CASES, runSqlCase, sortedRows } from './permission-cases.mjs';
-import { API_ROLES, asRole, attempt, migrationFiles, startSupabasePostgres, TABLE } from './support.mjs';
+import { API_ROLES, asRole, attempt, migrationFiles, startHostedProject, TABLE } from './support.mjs';
 
 /** @type {import('./support.mjs').SupabaseDatabases} */
 let postgres;
@@ -20,11 +20,7 @@ let api;
 let admin;
 
 before(async () => {
-  postgres = await startSupabasePostgres();
-  await postgres.createDatabase('hosted', { supabaseDefaultPrivileges: true });
-  await postgres.applyMigrations('hosted');
-  api = await postgres.connect('authenticator', 'hosted');
-  admin = await postgres.connect('supabase_admin', 'hosted');
+  ({ postgres, api, admin } = await startHostedProject());
 });
 
 after(async () => {

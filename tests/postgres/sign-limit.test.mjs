@@ -5,7 +5,7 @@
 // tests meaningful.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { API_ROLES, asRole, attempt, setRequestHeaders, startSupabasePostgres, TABLE } from './support.mjs';
+import { API_ROLES, asRole, attempt, setRequestHeaders, startHostedProject, TABLE } from './support.mjs';
 
 /** The header hosted Supabase's proxy (Cloudflare) sets to the connecting client's address. */
 const ADDRESS_HEADER = 'cf-connecting-ip';
@@ -21,11 +21,7 @@ let admin;
 let limits;
 
 before(async () => {
-  postgres = await startSupabasePostgres();
-  await postgres.createDatabase('hosted', { supabaseDefaultPrivileges: true });
-  await postgres.applyMigrations('hosted');
-  api = await postgres.connect('authenticator', 'hosted');
-  admin = await postgres.connect('supabase_admin', 'hosted');
+  ({ postgres, api, admin } = await startHostedProject());
   const { rows } = await admin.query(
     `select max_signs_per_request as "perRequest", max_signs_per_address_minute as "perAddress",
             max_signs_per_minute as "perMinute", client_address_header as header

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import pg from 'pg';
-import { API_ROLES, asRole, attempt, setRequestHeaders, startSupabasePostgres, TABLE } from './support.mjs';
+import { API_ROLES, asRole, attempt, setRequestHeaders, startHostedProject, TABLE } from './support.mjs';
 
 const KEY_HEADER = 'idempotency-key';
 const ADDRESS_HEADER = 'cf-connecting-ip';
@@ -27,11 +27,7 @@ let api;
 let admin;
 
 before(async () => {
-  postgres = await startSupabasePostgres();
-  await postgres.createDatabase('hosted', { supabaseDefaultPrivileges: true });
-  await postgres.applyMigrations('hosted');
-  api = await postgres.connect('authenticator', 'hosted');
-  admin = await postgres.connect('supabase_admin', 'hosted');
+  ({ postgres, api, admin } = await startHostedProject());
 });
 
 after(async () => {

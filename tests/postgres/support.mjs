@@ -145,6 +145,24 @@ export async function startSupabasePostgres() {
   }
 }
 
+/**
+ * A cluster with one database, `hosted`, prepared as a hosted project is (Supabase's default privileges on) with every
+ * migration applied, and connections to it as PostgREST's login role (`api`) and as the platform's admin.
+ */
+export async function startHostedProject() {
+  const postgres = await startSupabasePostgres();
+  try {
+    await postgres.createDatabase('hosted', { supabaseDefaultPrivileges: true });
+    await postgres.applyMigrations('hosted');
+    const api = await postgres.connect('authenticator', 'hosted');
+    const admin = await postgres.connect('supabase_admin', 'hosted');
+    return { postgres, api, admin };
+  } catch (error) {
+    await postgres.stop();
+    throw error;
+  }
+}
+
 /** The migration files in the order the Supabase CLI applies them (by their timestamp prefix). */
 export async function migrationFiles() {
   const names = (await readdir(MIGRATIONS_DIR)).filter((name) => /^\d+_.+\.sql$/.test(name)).sort();
