@@ -38,6 +38,7 @@ pub mod totp;
 mod user;
 mod validation;
 mod verify;
+mod with_signer;
 
 use crate::gateway;
 use crate::state::AppState;

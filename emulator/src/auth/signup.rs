@@ -6,8 +6,8 @@ use crate::auth::error::AuthError;
 use crate::auth::json::TokenResponse;
 use crate::auth::rate_limit::Action;
 use crate::auth::service::sign_up;
-use crate::auth::session_tokens::Signer;
 use crate::auth::store::users::{self, UserRecord};
+use crate::auth::with_signer::with_signer;
 use crate::auth::{password, random, validation};
 use crate::client_address::ClientAddress;
 use crate::error::ApiError;
@@ -100,17 +100,9 @@ pub async fn signup(
         created_at: now,
         updated_at: now,
     };
-    let settings = state.auth.clone();
-    let keys = state.keys.clone();
-    let response = state
-        .db
-        .call(move |connection| {
-            let signer = Signer {
-                keys: &keys,
-                settings: &settings,
-            };
-            sign_up::create_user_with_session(connection, signer, &user, now)
-        })
-        .await?;
+    let response = with_signer(&state, move |connection, signer| {
+        sign_up::create_user_with_session(connection, signer, &user, now)
+    })
+    .await?;
     Ok(Json(response))
 }

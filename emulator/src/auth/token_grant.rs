@@ -8,8 +8,8 @@ use crate::auth::json::TokenResponse;
 use crate::auth::password;
 use crate::auth::rate_limit::Action;
 use crate::auth::service::{refresh, sign_in};
-use crate::auth::session_tokens::Signer;
 use crate::auth::store::users;
+use crate::auth::with_signer::with_signer;
 use crate::client_address::ClientAddress;
 use crate::error::ApiError;
 use crate::state::AppState;
@@ -88,17 +88,10 @@ async fn password_grant(state: &AppState, body: &[u8]) -> Result<TokenResponse, 
         return Err(AuthError::invalid_credentials().into());
     }
     let now = state.clock.now_micros();
-    let (keys, settings) = (state.keys.clone(), state.auth.clone());
-    state
-        .db
-        .call(move |connection| {
-            let signer = Signer {
-                keys: &keys,
-                settings: &settings,
-            };
-            sign_in::start_password_session(connection, signer, &user.id, now)
-        })
-        .await
+    with_signer(state, move |connection, signer| {
+        sign_in::start_password_session(connection, signer, &user.id, now)
+    })
+    .await
 }
 
 #[derive(Deserialize)]
@@ -122,17 +115,10 @@ async fn refresh_token_grant(state: &AppState, body: &[u8]) -> Result<TokenRespo
         return Err(AuthError::refresh_token_invalid().into());
     }
     let now = state.clock.now_micros();
-    let (keys, settings) = (state.keys.clone(), state.auth.clone());
-    state
-        .db
-        .call(move |connection| {
-            let signer = Signer {
-                keys: &keys,
-                settings: &settings,
-            };
-            refresh::refresh_session(connection, signer, &presented, now)
-        })
-        .await
+    with_signer(state, move |connection, signer| {
+        refresh::refresh_session(connection, signer, &presented, now)
+    })
+    .await
 }
 
 #[cfg(test)]

@@ -10,8 +10,8 @@ use crate::auth::factors::load_factor;
 use crate::auth::json::TokenResponse;
 use crate::auth::rate_limit::Action;
 use crate::auth::service::verification::{self, Verification};
-use crate::auth::session_tokens::Signer;
 use crate::auth::signed_in_user::SignedInUser;
+use crate::auth::with_signer::with_signer;
 use crate::client_address::ClientAddress;
 use crate::error::ApiError;
 use crate::state::AppState;
@@ -70,17 +70,10 @@ pub async fn verify(
         code,
         challenge_lifetime: state.auth.challenge_expiry * 1_000_000,
     };
-    let (keys, settings) = (state.keys.clone(), state.auth.clone());
-    let response = state
-        .db
-        .call(move |connection| {
-            let signer = Signer {
-                keys: &keys,
-                settings: &settings,
-            };
-            verification::verify_challenge(connection, signer, &verification, now)
-        })
-        .await?;
+    let response = with_signer(&state, move |connection, signer| {
+        verification::verify_challenge(connection, signer, &verification, now)
+    })
+    .await?;
     Ok(Json(response))
 }
 

@@ -1,0 +1,27 @@
+//! The step every handler that starts or renews a session takes: its service runs on the
+//! database's connection with a signer for the tokens it mints.
+
+use crate::auth::session_tokens::Signer;
+use crate::error::ApiError;
+use crate::state::AppState;
+use rusqlite::Connection;
+use std::sync::Arc;
+
+/// Runs `work` through `Database::call` with a signer over the server's keys and auth settings.
+pub async fn with_signer<T, F>(state: &AppState, work: F) -> Result<T, ApiError>
+where
+    T: Send + 'static,
+    F: FnOnce(&mut Connection, Signer<'_>) -> Result<T, ApiError> + Send + 'static,
+{
+    let (keys, settings) = (Arc::clone(&state.keys), Arc::clone(&state.auth));
+    state
+        .db
+        .call(move |connection| {
+            let signer = Signer {
+                keys: &keys,
+                settings: &settings,
+            };
+            work(connection, signer)
+        })
+        .await
+}
