@@ -1,18 +1,6 @@
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM_ARGS } from '../scripts/lib/chromium.mjs';
 import type { PageServer } from './e2e/fixtures.ts';
-
-// Debian's Chromium: browser downloads do not work on this kind of machine. Without the
-// background-networking flags Chromium floods the closed network with refused connections.
-const chromiumArgs = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 export default defineConfig<object, { pageServer: PageServer }>({
   testDir: './e2e',
@@ -28,7 +16,8 @@ export default defineConfig<object, { pageServer: PageServer }>({
     browserName: 'chromium',
     headless: true,
     // launch() (not a persistent context) gives every run a fresh temporary profile.
-    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs },
+    // Debian's Chromium: browser downloads do not work on this kind of machine.
+    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS },
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
   },

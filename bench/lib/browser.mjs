@@ -2,20 +2,11 @@
 // Debian's Chromium through playwright-core (browser downloads do not work here): no browser download; a fresh browser, and so a
 // fresh temporary profile, for every measurement.
 import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS } from '../../scripts/lib/chromium.mjs';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-// Without the background-networking flags Chromium floods the closed network with refused connections.
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+export { CHROMIUM_ARGS };
 
 /** A desktop viewport; the same for both pages. */
 export const VIEWPORT = { width: 1280, height: 800 };

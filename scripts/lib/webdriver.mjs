@@ -5,19 +5,8 @@
 import { execFileSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { CHROMIUM_ARGS } from './chromium.mjs';
 
-/** Headless Chromium on a machine without a display or network: toolchain-independent flags. */
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  // Without these, Chromium floods a closed network with refused connections.
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /**
  * The first of `names` found on PATH, or undefined.

@@ -6,19 +6,8 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { test } from 'node:test';
 import { chromium } from '@playwright/test';
+import { CHROMIUM_ARGS } from '../../scripts/lib/chromium.mjs';
 import { TABLE, startBackend } from './support.mjs';
-
-// Debian's Chromium; without the background-networking flags it floods the closed network with connections.
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /**
  * A server for an empty page on a free port, closed when the test ends.

@@ -16,7 +16,7 @@ import { startEmulator } from '../../scripts/lib/emulator.mjs';
 import { findFreePort } from '../../scripts/lib/ports.mjs';
 import { repoRoot } from '../../scripts/lib/repo.mjs';
 import { buildApp, startVitePreview } from '../../scripts/lib/vite.mjs';
-import { CHROMIUM_ARGS } from '../../scripts/lib/webdriver.mjs';
+import { CHROMIUM_ARGS } from '../../scripts/lib/chromium.mjs';
 
 const run = promisify(execFile);
 const packageDir = path.join(repoRoot, 'wasm', 'pkg');
