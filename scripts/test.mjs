@@ -11,12 +11,14 @@ import { createScratch, findPostgres, removeScratch } from './lib/postgres.mjs';
 import { repoRoot } from './lib/repo.mjs';
 import { allPassed, run, runSteps, StepFailure } from './lib/step-runner.mjs';
 import { pathWithCargoBin, WASM_TARGET, wasmToolchainEnv } from './lib/toolchain.mjs';
-import { findOnPath, writeWebdriverConfig } from './lib/webdriver.mjs';
+import { CHROMIUM_NAMES } from './lib/chromium.mjs';
+import { findOnPath } from './lib/find-on-path.mjs';
+import { writeWebdriverConfig } from './lib/webdriver.mjs';
 
 const started = Date.now();
 process.chdir(repoRoot);
 process.env.PATH = pathWithCargoBin();
-process.env.CHROMIUM_PATH ||= findOnPath(['chromium', 'chromium-browser', 'google-chrome']) ?? '';
+process.env.CHROMIUM_PATH ||= findOnPath(CHROMIUM_NAMES) ?? '';
 process.env.CHROMEDRIVER ||= findOnPath(['chromedriver']) ?? '';
 process.env.CARGO_TERM_COLOR ||= 'always';
 // The wasm auth tests (wasm/tests/support) expect short MFA challenges and a cheap password hash. Every test request

@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { CHROMIUM_ARGS } from '../scripts/lib/chromium.mjs';
+import { CHROMIUM_ARGS, chromiumPath } from '../scripts/lib/chromium.mjs';
 import type { PageServer } from './e2e/fixtures.ts';
 
 export default defineConfig<object, { pageServer: PageServer }>({
@@ -17,7 +17,7 @@ export default defineConfig<object, { pageServer: PageServer }>({
     headless: true,
     // launch() (not a persistent context) gives every run a fresh temporary profile.
     // Debian's Chromium: browser downloads do not work on this kind of machine.
-    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS },
+    launchOptions: { executablePath: chromiumPath(), args: CHROMIUM_ARGS },
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
   },

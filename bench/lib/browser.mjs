@@ -2,9 +2,9 @@
 // Debian's Chromium through playwright-core (browser downloads do not work here): no browser download; a fresh browser, and so a
 // fresh temporary profile, for every measurement.
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS } from '../../scripts/lib/chromium.mjs';
+import { CHROMIUM_ARGS, chromiumPath } from '../../scripts/lib/chromium.mjs';
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM_PATH = chromiumPath();
 
 export { CHROMIUM_ARGS };
 

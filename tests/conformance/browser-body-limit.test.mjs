@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { test } from 'node:test';
 import { chromium } from '@playwright/test';
-import { CHROMIUM_ARGS } from '../../scripts/lib/chromium.mjs';
+import { CHROMIUM_ARGS, chromiumPath } from '../../scripts/lib/chromium.mjs';
 import { TABLE, startBackend } from './support.mjs';
 
 /**
@@ -27,7 +27,7 @@ async function servePage(t) {
 test("a page's fetch sending 64 MiB gets the 413 with its JSON error", async (t) => {
   const { emulator } = await startBackend(t);
   const pageUrl = await servePage(t);
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
   t.after(() => browser.close());
   const page = await browser.newPage();
   await page.goto(pageUrl);
