@@ -16,6 +16,9 @@ use crate::server::{
     DEFAULT_MAX_CONNECTIONS,
 };
 use crate::state::{DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_ROWS};
+use crate::storage::files::Files;
+use crate::storage::policy::{Policies, Policy};
+use crate::storage::settings::{StorageSettings, DEFAULT_MAX_FILE_SIZE};
 use clap::builder::TypedValueParser;
 use clap::Parser;
 use std::net::IpAddr;
@@ -23,9 +26,10 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 /// A local Supabase-compatible backend for the geocache logbook: the PostgREST subset for
-/// `public.geocache_logs` and the auth server (/auth/v1: email sign-up and sign-in, refresh
+/// `public.geocache_logs`, the auth server (/auth/v1: email sign-up and sign-in, refresh
 /// tokens, TOTP and phone MFA, SMS codes readable at GET /emulator/v1/sms with the service_role
-/// key), stored in SQLite.
+/// key) and Storage (/storage/v1: buckets, objects, public and signed URLs; bytes in `storage/`
+/// beside the database), stored in SQLite.
 ///
 /// After binding it prints `API URL: ...`, `anon key: ...`, `service_role key: ...`,
 /// `Publishable key: sb_publishable_...` and `Secret key: sb_secret_...`, one per line, and serves
@@ -235,6 +239,25 @@ pub struct Config {
     /// for tests of the limit.
     #[arg(long)]
     pub sign_limit_loopback: bool,
+
+    /// A storage policy (repeatable): BUCKET:OPERATION:ROLE grants OPERATION (select, insert,
+    /// update or delete) on the objects of BUCKET (`*`: every bucket) to ROLE (anon or
+    /// authenticated). Added to `[storage] policies` of `emulator.toml` beside --config. None by
+    /// default, as on a new hosted project; the service role needs none.
+    #[arg(long, value_name = "BUCKET:OPERATION:ROLE", value_parser = Policy::parse)]
+    pub storage_policy: Vec<Policy>,
+
+    /// No stored object may be larger than this many bytes, whatever its bucket allows (hosted
+    /// Storage's global file size limit; 50 MB on the free plan). Uploads stream to disk, so
+    /// this is independent of --max-body-bytes.
+    #[arg(
+        long,
+        env = "GEOCACHE_EMULATOR_STORAGE_MAX_FILE_SIZE",
+        value_name = "BYTES",
+        default_value_t = DEFAULT_MAX_FILE_SIZE,
+        value_parser = clap::value_parser!(u64).range(1..)
+    )]
+    pub storage_max_file_size: u64,
 }
 
 const FAULTS_HELP: &str = "\
@@ -314,6 +337,26 @@ impl Config {
 }
 
 impl Config {
+    /// Storage: object bytes under `storage/` beside a database file (a throwaway directory for
+    /// `:memory:`), the file's policies and the flags'.
+    pub fn storage_settings(&self, file: &ProjectFile) -> std::io::Result<StorageSettings> {
+        let files = match self.db_location() {
+            DbLocation::Memory => None,
+            DbLocation::File(path) => Some(Files::at(
+                path.parent()
+                    .unwrap_or_else(|| std::path::Path::new(""))
+                    .join("storage"),
+            )?),
+        };
+        let mut policies = file.storage.policies.clone();
+        policies.extend(self.storage_policy.iter().cloned());
+        Ok(StorageSettings::new(
+            files,
+            Policies::new(policies),
+            self.storage_max_file_size,
+        ))
+    }
+
     /// [`Config::auth_settings`] with the rate limits of the file where no flag sets them.
     pub fn auth_settings_with_file(&self, api_url: String, file: &ProjectFile) -> AuthSettings {
         let defaults = self.auth_settings(api_url);
@@ -387,6 +430,58 @@ mod tests {
         );
         let auth = config.auth_settings("http://127.0.0.1:54321".to_owned());
         assert_eq!(auth, AuthSettings::default());
+    }
+
+    #[test]
+    fn storage_lives_beside_the_database_with_the_flags_and_files_policies() {
+        use crate::keys::Role;
+        use crate::storage::policy::{Operation, PolicyRole};
+        let directory = tempfile::tempdir().unwrap();
+        let db = directory.path().join("data/emulator.sqlite3");
+        let config = Config::try_parse_from([
+            "geocache-emulator",
+            "--db",
+            db.to_str().unwrap(),
+            "--storage-policy",
+            "photos:select:anon",
+            "--storage-max-file-size",
+            "1000",
+        ])
+        .unwrap();
+        let mut file = ProjectFile::default();
+        file.storage.policies.push(Policy {
+            bucket: "*".to_owned(),
+            operation: Operation::Insert,
+            role: PolicyRole::Authenticated,
+        });
+        let settings = config.storage_settings(&file).unwrap();
+        assert_eq!(
+            settings.files().unwrap().root(),
+            directory
+                .path()
+                .join("data/storage")
+                .canonicalize()
+                .unwrap()
+        );
+        assert_eq!(settings.max_file_size, 1000);
+        assert!(settings
+            .policies
+            .allows(Role::Anon, "photos", Operation::Select));
+        assert!(settings
+            .policies
+            .allows(Role::Authenticated, "any", Operation::Insert));
+        assert!(!settings
+            .policies
+            .allows(Role::Anon, "photos", Operation::Insert));
+        assert!(Config::try_parse_from([
+            "geocache-emulator",
+            "--storage-policy",
+            "photos:read:anon"
+        ])
+        .is_err());
+        let defaults = Config::try_parse_from(["geocache-emulator", "--db", ":memory:"]).unwrap();
+        assert_eq!(defaults.storage_max_file_size, DEFAULT_MAX_FILE_SIZE);
+        assert!(defaults.storage_policy.is_empty());
     }
 
     #[test]
