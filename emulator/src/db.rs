@@ -119,6 +119,7 @@ impl Database {
             .pragma_update(None, "foreign_keys", "ON")
             .and_then(|()| connection.execute_batch(LOGBOOK_TABLES_SQL))
             .and_then(|()| connection.execute_batch(crate::auth::store::AUTH_TABLES_SQL))
+            .and_then(|()| connection.execute_batch(crate::storage::store::STORAGE_TABLES_SQL))
             .map_err(|error| fail(error.to_string()))?;
         Ok(Database {
             connection: Arc::new(Mutex::new(connection)),

@@ -72,6 +72,27 @@ pub async fn require_api_key_header(
     guard(state, KeySources::HeaderOnly, request, next).await
 }
 
+/// The gateway of Storage's routes: the key check without reading the body, which the upload
+/// routes stream to disk under their own limits (and the JSON routes bound themselves).
+pub async fn require_api_key_streaming(
+    State(state): State<AppState>,
+    request: Request,
+    next: Next,
+) -> Response {
+    match admit(
+        &state.keys,
+        KeySources::HeaderOrQuery,
+        request,
+        state.clock.now_seconds(),
+    ) {
+        Ok((role, mut request)) => {
+            request.extensions_mut().insert(ApiKeyRole(role));
+            next.run(request).await
+        }
+        Err(error) => error.into_response(),
+    }
+}
+
 async fn guard(
     State(state): State<AppState>,
     sources: KeySources,

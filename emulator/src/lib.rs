@@ -9,6 +9,8 @@
 //! - `GET /emulator/v1/sms`: the SMS outbox for test harnesses, service-role keys only
 //!   ([`sms_outbox`]).
 //! - `/emulator/v1/faults`: the fault plan for tests, service-role keys only ([`faults`]).
+//! - `/storage/v1/...`: the Storage subset: buckets, objects, public and signed URLs
+//!   ([`storage`]).
 
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
@@ -33,6 +35,7 @@ pub mod rest;
 pub mod server;
 mod sms_outbox;
 pub mod state;
+pub mod storage;
 pub mod table;
 pub mod timestamp;
 
@@ -59,6 +62,7 @@ pub fn app(state: AppState) -> Router {
         .merge(auth::router(state.clone()))
         .merge(sms_outbox::router(state.clone()))
         .merge(faults::router(state.clone()))
+        .merge(storage::router(state.clone()))
         .fallback(no_route)
         // The gateway enforces `--max-body-bytes`; axum's own 2 MB default would cut it short.
         .layer(DefaultBodyLimit::disable())
@@ -128,7 +132,14 @@ pub async fn serve(config: Config) -> Result<(), ServeError> {
     let secret = config.jwt_secret().map_err(ServeError::Secret)?;
     jwt_secret::check_exposure(&config.host, &secret.value).map_err(ServeError::Secret)?;
     eprintln!("geocache-emulator: {}", secret.source);
-    let state = AppState::new(database, config.keys(&secret)).with_max_rows(config.max_rows(&file));
+    let storage = config.storage_settings(&file).map_err(ServeError::Io)?;
+    let state = AppState::new(database, config.keys(&secret))
+        .with_max_rows(config.max_rows(&file))
+        .with_storage(storage);
+    // What a crash left half-written in the file store goes before anything is served.
+    storage::sweep(&state)
+        .await
+        .map_err(|error| ServeError::Io(std::io::Error::other(error)))?;
     let listener = TcpListener::bind((config.host.as_str(), config.port))
         .await
         .map_err(ServeError::Io)?;
@@ -148,9 +159,11 @@ pub async fn serve(config: Config) -> Result<(), ServeError> {
         state.faults.install(plan);
     }
     print_startup_lines(&state).map_err(ServeError::Io)?;
-    run_with_limits(listener, state, limits, shutdown_signal())
-        .await
-        .map_err(ServeError::Io)
+    let storage = std::sync::Arc::clone(&state.storage);
+    let served = run_with_limits(listener, state, limits, shutdown_signal()).await;
+    // A throwaway file store (`--db :memory:`) goes with the process.
+    storage.release();
+    served.map_err(ServeError::Io)
 }
 
 /// The lines `supabase status` shows, which test harnesses parse.

@@ -8,6 +8,7 @@ use crate::db::{Database, DbLocation, OpenError};
 use crate::faults::injector::FaultInjector;
 use crate::keys::Keys;
 use crate::rest::sign_limit::{SignLimiter, SignLimits};
+use crate::storage::settings::StorageSettings;
 use std::net::IpAddr;
 use std::sync::Arc;
 
@@ -36,6 +37,8 @@ pub struct AppState {
     pub trusted_proxies: Arc<Vec<IpAddr>>,
     /// The logbook's spam limit and its counts, shared by every clone.
     pub sign_limit: Arc<SignLimiter>,
+    /// Where object bytes live, the storage policies and the size cap.
+    pub storage: Arc<StorageSettings>,
 }
 
 impl AppState {
@@ -52,6 +55,7 @@ impl AppState {
             faults: Arc::new(FaultInjector::default()),
             trusted_proxies: Arc::default(),
             sign_limit: Arc::new(SignLimiter::new(SignLimits::default())),
+            storage: Arc::new(StorageSettings::default()),
         }
     }
 
@@ -65,6 +69,13 @@ impl AppState {
     pub fn with_sign_limits(self, limits: SignLimits) -> AppState {
         AppState {
             sign_limit: Arc::new(SignLimiter::new(limits)),
+            ..self
+        }
+    }
+
+    pub fn with_storage(self, storage: StorageSettings) -> AppState {
+        AppState {
+            storage: Arc::new(storage),
             ..self
         }
     }

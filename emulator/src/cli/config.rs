@@ -16,6 +16,9 @@ use crate::server::{
     DEFAULT_MAX_CONNECTIONS,
 };
 use crate::state::{DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_ROWS};
+use crate::storage::files::Files;
+use crate::storage::policy::{Policies, Policy};
+use crate::storage::settings::{StorageSettings, DEFAULT_MAX_FILE_SIZE};
 use clap::builder::TypedValueParser;
 use clap::Parser;
 use std::net::IpAddr;
@@ -235,6 +238,25 @@ pub struct Config {
     /// for tests of the limit.
     #[arg(long)]
     pub sign_limit_loopback: bool,
+
+    /// A storage policy (repeatable): BUCKET:OPERATION:ROLE grants OPERATION (select, insert,
+    /// update or delete) on the objects of BUCKET (`*`: every bucket) to ROLE (anon or
+    /// authenticated). Added to `[storage] policies` of `emulator.toml` beside --config. None by
+    /// default, as on a new hosted project; the service role needs none.
+    #[arg(long, value_name = "BUCKET:OPERATION:ROLE", value_parser = Policy::parse)]
+    pub storage_policy: Vec<Policy>,
+
+    /// No stored object may be larger than this many bytes, whatever its bucket allows (hosted
+    /// Storage's global file size limit; 50 MB on the free plan). Uploads stream to disk, so
+    /// this is independent of --max-body-bytes.
+    #[arg(
+        long,
+        env = "GEOCACHE_EMULATOR_STORAGE_MAX_FILE_SIZE",
+        value_name = "BYTES",
+        default_value_t = DEFAULT_MAX_FILE_SIZE,
+        value_parser = clap::value_parser!(u64).range(1..)
+    )]
+    pub storage_max_file_size: u64,
 }
 
 const FAULTS_HELP: &str = "\
@@ -314,6 +336,26 @@ impl Config {
 }
 
 impl Config {
+    /// Storage: object bytes under `storage/` beside a database file (a throwaway directory for
+    /// `:memory:`), the file's policies and the flags'.
+    pub fn storage_settings(&self, file: &ProjectFile) -> std::io::Result<StorageSettings> {
+        let files = match self.db_location() {
+            DbLocation::Memory => None,
+            DbLocation::File(path) => Some(Files::at(
+                path.parent()
+                    .unwrap_or_else(|| std::path::Path::new(""))
+                    .join("storage"),
+            )?),
+        };
+        let mut policies = file.storage.policies.clone();
+        policies.extend(self.storage_policy.iter().cloned());
+        Ok(StorageSettings::new(
+            files,
+            Policies::new(policies),
+            self.storage_max_file_size,
+        ))
+    }
+
     /// [`Config::auth_settings`] with the rate limits of the file where no flag sets them.
     pub fn auth_settings_with_file(&self, api_url: String, file: &ProjectFile) -> AuthSettings {
         let defaults = self.auth_settings(api_url);

@@ -7,6 +7,7 @@
 //! the CLI refuses keys it does not know (it decodes the file strictly), so its thresholds live in
 //! `emulator.toml` beside the config file, read when present.
 
+use crate::storage::policy::Policy;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
@@ -23,6 +24,19 @@ pub struct ProjectFile {
     /// From `emulator.toml` beside the config file.
     #[serde(skip)]
     pub sign_limit: SignLimitSection,
+    /// `[storage]` of `emulator.toml` beside the config file (the CLI's own `[storage]` has no
+    /// policies: hosted projects write them in SQL).
+    #[serde(skip)]
+    pub storage: StorageSection,
+}
+
+/// `[storage]` of `emulator.toml`: the storage policies, e.g.
+/// `policies = [{ bucket = "photos", operation = "select", role = "anon" }]`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StorageSection {
+    #[serde(default)]
+    pub policies: Vec<Policy>,
 }
 
 /// `[auth]`: only its `[auth.rate_limit]` is read.
@@ -46,6 +60,8 @@ pub struct RateLimitSection {
 struct EmulatorFile {
     #[serde(default)]
     sign_limit: SignLimitSection,
+    #[serde(default)]
+    storage: StorageSection,
 }
 
 /// `[sign_limit]` of `emulator.toml`, the migration's `private.sign_limits`; 0 turns a limit off
@@ -100,12 +116,13 @@ impl ProjectFile {
             .join(EMULATOR_FILE_NAME);
         match std::fs::read_to_string(&beside) {
             Ok(text) => {
-                file.sign_limit = ProjectFile::parse_emulator_file(&text).map_err(|problem| {
-                    ProjectFileError {
+                let emulator_file: EmulatorFile =
+                    toml::from_str(&text).map_err(|error| ProjectFileError {
                         path: beside.clone(),
-                        problem,
-                    }
-                })?;
+                        problem: error.to_string(),
+                    })?;
+                file.sign_limit = emulator_file.sign_limit;
+                file.storage = emulator_file.storage;
             }
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
             Err(error) => {
@@ -237,6 +254,40 @@ mod tests {
         let error = ProjectFile::load(&config).unwrap_err();
         assert_eq!(error.path, beside);
         assert!(error.problem.contains("max_sings_per_request"), "{error}");
+    }
+
+    #[test]
+    fn storage_policies_come_from_the_emulator_file() {
+        use crate::storage::policy::{Operation, PolicyRole};
+        let directory = tempfile::tempdir().unwrap();
+        let config = directory.path().join("config.toml");
+        std::fs::write(&config, "").unwrap();
+        assert!(ProjectFile::load(&config)
+            .unwrap()
+            .storage
+            .policies
+            .is_empty());
+        let beside = directory.path().join(EMULATOR_FILE_NAME);
+        std::fs::write(
+            &beside,
+            "[storage]\npolicies = [{ bucket = \"photos\", operation = \"select\", role = \"anon\" }]\n",
+        )
+        .unwrap();
+        assert_eq!(
+            ProjectFile::load(&config).unwrap().storage.policies,
+            vec![Policy {
+                bucket: "photos".to_owned(),
+                operation: Operation::Select,
+                role: PolicyRole::Anon,
+            }]
+        );
+        std::fs::write(
+            &beside,
+            "[storage]\npolicies = [{ bucket = \"p\", operation = \"read\", role = \"anon\" }]\n",
+        )
+        .unwrap();
+        let error = ProjectFile::load(&config).unwrap_err();
+        assert!(error.problem.contains("read"), "{error}");
     }
 
     #[test]

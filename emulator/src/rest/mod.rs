@@ -7,7 +7,7 @@ pub(crate) mod plan;
 mod prefer;
 pub mod query;
 mod response;
-mod role;
+pub(crate) mod role;
 pub mod sign_limit;
 pub mod sign_once;
 pub(crate) mod sql;

@@ -22,7 +22,7 @@ pub fn request_role(
 
 /// The token of an `Authorization: Bearer <token>` header (scheme case-insensitive, as WAI's
 /// `extractBearerAuth`); other schemes are not bearer tokens.
-fn bearer_token(headers: &HeaderMap) -> Option<&str> {
+pub(crate) fn bearer_token(headers: &HeaderMap) -> Option<&str> {
     let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
     let (scheme, token) = value.split_once(' ').unwrap_or((value, ""));
     scheme

@@ -1,0 +1,66 @@
+//! Who is calling a storage route: the role Storage runs the query as (the bearer JWT's role
+//! when one is sent, else the API key's) and the user id that becomes an object's owner.
+
+use crate::gateway::ApiKeyRole;
+use crate::keys::{JwtError, Keys, Role};
+use crate::rest::role::bearer_token;
+use crate::state::AppState;
+use crate::storage::error::StorageError;
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Caller {
+    pub role: Role,
+    /// The token's `sub`, when it names a user.
+    pub owner: Option<String>,
+}
+
+impl Caller {
+    pub fn service() -> Caller {
+        Caller {
+            role: Role::ServiceRole,
+            owner: None,
+        }
+    }
+}
+
+impl FromRequestParts<AppState> for Caller {
+    type Rejection = StorageError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, StorageError> {
+        let ApiKeyRole(key_role) = parts
+            .extensions
+            .get::<ApiKeyRole>()
+            .copied()
+            .ok_or_else(|| StorageError::internal("a storage route lacks the gateway"))?;
+        let Some(token) = bearer_token(&parts.headers) else {
+            return Ok(Caller {
+                role: key_role,
+                owner: None,
+            });
+        };
+        let claims = state
+            .keys
+            .verify(token, state.clock.now_seconds())
+            .map_err(|error| StorageError::invalid_jwt(jwt_error_message(&error)))?;
+        let role = Keys::role_of(&claims)
+            .map_err(|error| StorageError::invalid_jwt(jwt_error_message(&error)))?;
+        let owner = claims
+            .get("sub")
+            .and_then(|sub| sub.as_str())
+            .map(str::to_owned);
+        Ok(Caller { role, owner })
+    }
+}
+
+/// Node's jsonwebtoken's words for why a token was refused, which Storage passes on.
+pub fn jwt_error_message(error: &JwtError) -> &'static str {
+    match error {
+        JwtError::Expired => "jwt expired",
+        JwtError::BadSignature => "invalid signature",
+        JwtError::NotYetValid => "jwt not active",
+        JwtError::UnknownRole(_) => "invalid role",
+        _ => "jwt malformed",
+    }
+}

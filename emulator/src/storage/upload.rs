@@ -1,0 +1,521 @@
+//! Uploads: `POST /object/<bucket>/<path>` (new, or replacing with `x-upsert: true`),
+//! `PUT /object/<bucket>/<path>` (replacing) and `PUT /object/upload/sign/<bucket>/<path>`
+//! (with a signed upload token).
+//!
+//! The body is a raw file (`content-type`, `cache-control` and a base64 JSON `x-metadata` in
+//! headers) or a `multipart/form-data` form (fields `cacheControl` and `metadata`, then the
+//! file, whose part's type is the object's). Everything that can be refused before the body is
+//! read is: names, the bucket, the policy, a duplicate, a declared length over the limit, a raw
+//! body's type. The body then streams into a temporary file in the bucket's directory and is
+//! refused (413, the file removed, the connection closed) as soon as it passes the bucket's
+//! `file_size_limit` or the global cap. Only a complete file is renamed into place and only then
+//! is its row committed; a replaced object's old file is removed last.
+
+use crate::linger;
+use crate::state::AppState;
+use crate::storage::error::StorageError;
+use crate::storage::files::PendingFile;
+use crate::storage::multipart::{self, Event, MultipartReader};
+use crate::storage::names::{check_bucket_name, check_object_name};
+use crate::storage::policy::Operation;
+use crate::storage::query::QueryParams;
+use crate::storage::signed_url;
+use crate::storage::store::{self, BucketRecord, ObjectRecord};
+use crate::storage::{caller::Caller, mime};
+use axum::body::Body;
+use axum::extract::{Path, State};
+use axum::http::{header, HeaderMap, HeaderValue};
+use axum::Json;
+use base64::Engine;
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+use std::io::Write;
+
+/// A form field other than the file larger than this is refused.
+const MAX_FIELD_BYTES: usize = 64 * 1024;
+
+/// Whether an upload may replace an existing object.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Overwrite {
+    Refuse,
+    Allow,
+}
+
+/// Who may upload: a caller checked against the policies, or a signed upload token's grant.
+#[derive(Debug, Clone)]
+pub enum Uploader {
+    Caller(Caller),
+    SignedToken { owner: Option<String> },
+}
+
+/// The headers and body of an upload request.
+pub struct UploadRequest {
+    pub headers: HeaderMap,
+    pub body: Body,
+}
+
+/// What was received and where it waits.
+struct Received {
+    pending: PendingFile,
+    size: i64,
+    etag: String,
+    content_type: String,
+    cache_control: String,
+    user_metadata: Option<String>,
+}
+
+fn header_text<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
+    headers.get(name).and_then(|value| value.to_str().ok())
+}
+
+/// The object's row once stored. A refused body's unread rest is read and dropped behind the
+/// answer, so the client sees the refusal rather than a reset connection.
+pub async fn upload(
+    state: &AppState,
+    uploader: Uploader,
+    bucket_id: String,
+    name: String,
+    overwrite: Overwrite,
+    request: UploadRequest,
+) -> Result<ObjectRecord, StorageError> {
+    let UploadRequest { headers, mut body } = request;
+    let stored = store_upload(
+        state, uploader, bucket_id, name, overwrite, &headers, &mut body,
+    )
+    .await;
+    if stored.is_err() {
+        linger::discard_later(body);
+    }
+    stored
+}
+
+async fn store_upload(
+    state: &AppState,
+    uploader: Uploader,
+    bucket_id: String,
+    name: String,
+    overwrite: Overwrite,
+    headers: &HeaderMap,
+    body: &mut Body,
+) -> Result<ObjectRecord, StorageError> {
+    check_bucket_name(&bucket_id).map_err(|_| StorageError::no_such_bucket())?;
+    check_object_name(&name)?;
+    let (bucket, existing) = {
+        let (bucket_id, name) = (bucket_id.clone(), name.clone());
+        state
+            .db
+            .call(move |c| {
+                Ok((
+                    store::find_bucket(c, &bucket_id)?,
+                    store::find_object(c, &bucket_id, &name)?,
+                ))
+            })
+            .await?
+    };
+    let bucket = bucket.ok_or_else(StorageError::no_such_bucket)?;
+    let owner = match &uploader {
+        Uploader::Caller(caller) => {
+            let operation = match (&existing, overwrite) {
+                (Some(_), Overwrite::Allow) => Operation::Update,
+                _ => Operation::Insert,
+            };
+            if !state
+                .storage
+                .policies
+                .allows(caller.role, &bucket.id, operation)
+            {
+                return Err(StorageError::row_level_security().closing());
+            }
+            caller.owner.clone()
+        }
+        Uploader::SignedToken { owner } => owner.clone(),
+    };
+    if existing.is_some() && overwrite == Overwrite::Refuse {
+        return Err(StorageError::key_already_exists().closing());
+    }
+    let limit = bucket
+        .file_size_limit
+        .map_or(state.storage.max_file_size, |bytes| {
+            (bytes as u64).min(state.storage.max_file_size)
+        });
+    let declared = header_text(headers, header::CONTENT_LENGTH.as_str())
+        .and_then(|text| text.parse::<u64>().ok());
+    if declared.is_some_and(|length| length > limit) {
+        return Err(StorageError::entity_too_large().closing());
+    }
+    let file_name = crate::auth::random::uuid()?.to_string();
+    let pending = state.storage.files()?.begin(&bucket.dir, &file_name)?;
+    let received = receive(&bucket, pending, limit, headers, body).await?;
+    let Received {
+        pending,
+        size,
+        etag,
+        content_type,
+        cache_control,
+        user_metadata,
+    } = received;
+    tokio::task::spawn_blocking(move || pending.commit())
+        .await
+        .map_err(StorageError::internal)??;
+    let now = state.clock.now_micros();
+    let record = ObjectRecord {
+        id: existing.as_ref().map_or_else(
+            || Ok(crate::auth::random::uuid()?.to_string()),
+            |o| Ok::<_, StorageError>(o.id.clone()),
+        )?,
+        bucket_id: bucket.id.clone(),
+        name,
+        owner,
+        file: file_name.clone(),
+        size,
+        mimetype: content_type,
+        cache_control,
+        etag,
+        user_metadata,
+        created_at: existing.as_ref().map_or(now, |o| o.created_at),
+        updated_at: now,
+        last_accessed_at: now,
+    };
+    let committed = {
+        let record = record.clone();
+        state
+            .db
+            .call(move |c| {
+                let transaction = c.transaction()?;
+                let current = store::find_object(&transaction, &record.bucket_id, &record.name)?;
+                // Another upload may have created the object while this one streamed.
+                if current.is_some() && overwrite == Overwrite::Refuse {
+                    return Ok(Err(StorageError::key_already_exists()));
+                }
+                let record = ObjectRecord {
+                    id: current.as_ref().map_or(record.id.clone(), |o| o.id.clone()),
+                    created_at: current.as_ref().map_or(record.created_at, |o| o.created_at),
+                    ..record
+                };
+                store::upsert_object(&transaction, &record)?;
+                transaction.commit()?;
+                Ok(Ok((record, current.map(|o| o.file))))
+            })
+            .await
+    };
+    let files = state.storage.files()?;
+    match committed {
+        Ok(Ok((record, replaced))) => {
+            if let Some(old) = replaced.filter(|old| *old != file_name) {
+                files.remove(&bucket.dir, &old)?;
+            }
+            Ok(record)
+        }
+        Ok(Err(refusal)) => {
+            files.remove(&bucket.dir, &file_name)?;
+            Err(refusal)
+        }
+        Err(error) => {
+            files.remove(&bucket.dir, &file_name)?;
+            Err(error.into())
+        }
+    }
+}
+
+/// Bytes written so far, their hash, and the limit they must stay under.
+struct Sink {
+    pending: PendingFile,
+    size: u64,
+    limit: u64,
+    hash: Sha256,
+}
+
+impl Sink {
+    /// Writes a chunk. The writes are synchronous: a chunk goes to the page cache (the one
+    /// slow step, fsync, runs on the blocking pool at commit).
+    fn write(&mut self, bytes: &[u8]) -> Result<(), StorageError> {
+        self.size += bytes.len() as u64;
+        if self.size > self.limit {
+            return Err(StorageError::entity_too_large().closing());
+        }
+        self.hash.update(bytes);
+        self.pending.file()?.write_all(bytes)?;
+        Ok(())
+    }
+
+    fn finish(self) -> (PendingFile, i64, String) {
+        let digest = self.hash.finalize();
+        let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
+        (
+            self.pending,
+            i64::try_from(self.size).unwrap_or(i64::MAX),
+            format!("\"{hex}\""),
+        )
+    }
+}
+
+/// A form value that is served back as a header must be a valid header value.
+fn header_safe(text: String) -> Result<String, StorageError> {
+    match HeaderValue::from_str(&text) {
+        Ok(_) => Ok(text),
+        Err(_) => Err(StorageError::invalid_request(format!(
+            "Invalid header value: {}",
+            text.escape_debug()
+        ))
+        .closing()),
+    }
+}
+
+fn unreadable() -> StorageError {
+    StorageError::invalid_request("Could not read the request body").closing()
+}
+
+async fn receive(
+    bucket: &BucketRecord,
+    pending: PendingFile,
+    limit: u64,
+    headers: &HeaderMap,
+    body: &mut Body,
+) -> Result<Received, StorageError> {
+    let mut sink = Sink {
+        pending,
+        size: 0,
+        limit,
+        hash: Sha256::new(),
+    };
+    let content_type = header_text(headers, header::CONTENT_TYPE.as_str())
+        .unwrap_or("application/octet-stream")
+        .to_owned();
+    if let Some(boundary) = multipart::boundary(&content_type) {
+        return receive_form(bucket, sink, &boundary, body).await;
+    }
+    mime::check_upload(bucket.allowed_mime_types.as_deref(), &content_type)
+        .map_err(StorageError::closing)?;
+    let user_metadata = match header_text(headers, "x-metadata") {
+        None => None,
+        Some(encoded) => Some(decode_metadata(encoded)?),
+    };
+    while let Some(frame) = body.frame().await {
+        let frame = frame.map_err(|_| unreadable())?;
+        if let Some(data) = frame.data_ref() {
+            sink.write(data)?;
+        }
+    }
+    let (pending, size, etag) = sink.finish();
+    Ok(Received {
+        pending,
+        size,
+        etag,
+        content_type,
+        cache_control: header_text(headers, header::CACHE_CONTROL.as_str())
+            .unwrap_or("no-cache")
+            .to_owned(),
+        user_metadata,
+    })
+}
+
+/// `x-metadata`: base64 of a JSON object.
+fn decode_metadata(encoded: &str) -> Result<String, StorageError> {
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(encoded.trim())
+        .map_err(|_| StorageError::invalid_request("Invalid x-metadata header: not base64"))?;
+    json_object_text(&bytes)
+}
+
+fn json_object_text(bytes: &[u8]) -> Result<String, StorageError> {
+    match serde_json::from_slice::<serde_json::Value>(bytes) {
+        Ok(value @ serde_json::Value::Object(_)) => Ok(value.to_string()),
+        _ => Err(StorageError::invalid_request(
+            "Invalid metadata: a JSON object is expected",
+        )),
+    }
+}
+
+/// Where the form's bytes go while it is read.
+enum Current {
+    Nothing,
+    Field {
+        name: String,
+        bytes: Vec<u8>,
+    },
+    File,
+    /// Parts after the file are read and ignored, as Storage reads only the first file.
+    Ignored,
+}
+
+async fn receive_form(
+    bucket: &BucketRecord,
+    mut sink: Sink,
+    boundary: &str,
+    body: &mut Body,
+) -> Result<Received, StorageError> {
+    let mut reader = MultipartReader::new(boundary);
+    let mut current = Current::Nothing;
+    let mut file_type: Option<String> = None;
+    let mut cache_control: Option<String> = None;
+    let mut user_metadata: Option<String> = None;
+    let mut seen_file = false;
+    let malformed = |problem: String| StorageError::invalid_request(problem).closing();
+    while let Some(frame) = body.frame().await {
+        let frame = frame.map_err(|_| unreadable())?;
+        let Some(data) = frame.data_ref() else {
+            continue;
+        };
+        for event in reader.feed(data).map_err(malformed)? {
+            match event {
+                Event::Part {
+                    name,
+                    filename,
+                    content_type,
+                } => {
+                    current = if seen_file {
+                        Current::Ignored
+                    } else if filename.is_some() {
+                        let part_type = header_safe(
+                            content_type.unwrap_or_else(|| "application/octet-stream".to_owned()),
+                        )?;
+                        mime::check_upload(bucket.allowed_mime_types.as_deref(), &part_type)
+                            .map_err(StorageError::closing)?;
+                        file_type = Some(part_type);
+                        seen_file = true;
+                        Current::File
+                    } else {
+                        Current::Field {
+                            name,
+                            bytes: Vec::new(),
+                        }
+                    };
+                }
+                Event::Data(bytes) => match &mut current {
+                    Current::File => sink.write(&bytes)?,
+                    Current::Field { bytes: field, .. } => {
+                        if field.len() + bytes.len() > MAX_FIELD_BYTES {
+                            return Err(StorageError::entity_too_large().closing());
+                        }
+                        field.extend_from_slice(&bytes);
+                    }
+                    Current::Nothing | Current::Ignored => {}
+                },
+                Event::PartEnd => {
+                    if let Current::Field { name, bytes } =
+                        std::mem::replace(&mut current, Current::Nothing)
+                    {
+                        match name.as_str() {
+                            "cacheControl" => {
+                                let text = String::from_utf8_lossy(&bytes).trim().to_owned();
+                                cache_control = Some(header_safe(format!("max-age={text}"))?);
+                            }
+                            "metadata" => user_metadata = Some(json_object_text(&bytes)?),
+                            _ => {}
+                        }
+                    }
+                }
+            }
+        }
+    }
+    reader.finish().map_err(malformed)?;
+    let content_type =
+        file_type.ok_or_else(|| StorageError::invalid_request("No content provided").closing())?;
+    let (pending, size, etag) = sink.finish();
+    Ok(Received {
+        pending,
+        size,
+        etag,
+        content_type,
+        cache_control: cache_control.unwrap_or_else(|| "no-cache".to_owned()),
+        user_metadata,
+    })
+}
+
+/// `{ "Id", "Key" }`, Storage's answer to an upload.
+fn uploaded(object: &ObjectRecord) -> Json<Value> {
+    Json(json!({ "Id": object.id, "Key": format!("{}/{}", object.bucket_id, object.name) }))
+}
+
+fn is_upsert(headers: &HeaderMap) -> Overwrite {
+    match header_text(headers, "x-upsert") {
+        Some(value) if value.trim().eq_ignore_ascii_case("true") => Overwrite::Allow,
+        _ => Overwrite::Refuse,
+    }
+}
+
+/// `POST /object/<bucket>/<path>`.
+pub async fn create(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path((bucket_id, name)): Path<(String, String)>,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Json<Value>, StorageError> {
+    let overwrite = is_upsert(&headers);
+    let request = UploadRequest { headers, body };
+    let object = upload(
+        &state,
+        Uploader::Caller(caller),
+        bucket_id,
+        name,
+        overwrite,
+        request,
+    )
+    .await?;
+    Ok(uploaded(&object))
+}
+
+/// `PUT /object/<bucket>/<path>`: replaces the object (or creates it).
+pub async fn replace(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path((bucket_id, name)): Path<(String, String)>,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Json<Value>, StorageError> {
+    let request = UploadRequest { headers, body };
+    let object = upload(
+        &state,
+        Uploader::Caller(caller),
+        bucket_id,
+        name,
+        Overwrite::Allow,
+        request,
+    )
+    .await?;
+    Ok(uploaded(&object))
+}
+
+/// `PUT /object/upload/sign/<bucket>/<path>?token=`: the token is the only credential.
+pub async fn with_signed_token(
+    State(state): State<AppState>,
+    Path((bucket_id, name)): Path<(String, String)>,
+    params: QueryParams,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Json<Value>, StorageError> {
+    let token = params.get("token").unwrap_or_default();
+    let grant = signed_url::verify_upload(
+        &state.keys,
+        token,
+        &format!("{bucket_id}/{name}"),
+        state.clock.now_seconds(),
+    );
+    let grant = match grant {
+        Ok(grant) => grant,
+        Err(error) => {
+            linger::discard_later(body);
+            return Err(error.closing());
+        }
+    };
+    let overwrite = if grant.upsert {
+        Overwrite::Allow
+    } else {
+        Overwrite::Refuse
+    };
+    let request = UploadRequest { headers, body };
+    let object = upload(
+        &state,
+        Uploader::SignedToken { owner: grant.owner },
+        bucket_id,
+        name,
+        overwrite,
+        request,
+    )
+    .await?;
+    Ok(Json(
+        json!({ "Key": format!("{}/{}", object.bucket_id, object.name) }),
+    ))
+}
