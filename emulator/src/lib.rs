@@ -162,8 +162,9 @@ pub async fn serve(config: Config) -> Result<(), ServeError> {
     let storage = std::sync::Arc::clone(&state.storage);
     let served = run_with_limits(listener, state, limits, shutdown_signal()).await;
     // A throwaway file store (`--db :memory:`) goes with the process.
-    storage.release();
-    served.map_err(ServeError::Io)
+    let released = storage.release();
+    served.map_err(ServeError::Io)?;
+    released.map_err(ServeError::Io)
 }
 
 /// The lines `supabase status` shows, which test harnesses parse.

@@ -154,39 +154,48 @@ impl Files {
 
     /// Removes what a crash can leave: temporary files, files no row names and directories no
     /// bucket names. `referenced` is every (bucket dir, file) a row names; `buckets` every
-    /// bucket dir. Returns how many entries were removed.
+    /// bucket dir. Only names the emulator makes are touched: anything else someone put in the
+    /// directory stays. Returns how many entries were removed.
     pub fn sweep(&self, referenced: &[(String, String)], buckets: &[String]) -> io::Result<usize> {
         let mut removed = 0;
         for entry in fs::read_dir(self.root())? {
             let entry = entry?;
             let dir_name = entry.file_name().to_string_lossy().into_owned();
-            if !entry.file_type()?.is_dir() || !buckets.contains(&dir_name) {
-                if entry.file_type()?.is_dir() {
-                    fs::remove_dir_all(entry.path())?;
-                } else {
-                    fs::remove_file(entry.path())?;
-                }
+            if !is_made_name(&dir_name) || !entry.file_type()?.is_dir() {
+                continue;
+            }
+            if !buckets.contains(&dir_name) {
+                fs::remove_dir_all(entry.path())?;
                 removed += 1;
                 continue;
             }
             for file in fs::read_dir(entry.path())? {
                 let file = file?;
                 let name = file.file_name().to_string_lossy().into_owned();
-                let kept = !name.starts_with(TEMP_PREFIX)
-                    && referenced
+                let temporary = name.strip_prefix(TEMP_PREFIX).is_some_and(is_made_name);
+                let orphan = is_made_name(&name)
+                    && !referenced
                         .iter()
                         .any(|(dir, kept)| *dir == dir_name && *kept == name);
-                if !kept {
-                    if file.file_type()?.is_dir() {
-                        fs::remove_dir_all(file.path())?;
-                    } else {
-                        fs::remove_file(file.path())?;
-                    }
+                if (temporary || orphan) && file.file_type()?.is_file() {
+                    fs::remove_file(file.path())?;
                     removed += 1;
                 }
             }
         }
         Ok(removed)
+    }
+
+    /// Removes a throwaway root now, rather than when the last clone goes (which a process
+    /// that exits may never see).
+    pub fn remove_if_temporary(&self) -> io::Result<()> {
+        if self.root.remove_on_drop {
+            match fs::remove_dir_all(&self.root.path) {
+                Err(error) if error.kind() != io::ErrorKind::NotFound => return Err(error),
+                _ => {}
+            }
+        }
+        Ok(())
     }
 }
 
@@ -308,12 +317,20 @@ mod tests {
             .begin(DIR, "0b1e8a5e-0000-4000-8000-000000000005")
             .unwrap();
         std::mem::forget(temp);
+        let gone_bucket = "0b1e8a5e-0000-4000-8000-000000000006";
+        files.begin(gone_bucket, FILE).unwrap().commit().unwrap();
+        // Things the emulator did not make are left alone.
+        std::fs::write(files.root().join("notes.txt"), b"mine").unwrap();
+        std::fs::write(files.root().join(DIR).join("keep.me"), b"mine").unwrap();
         let removed = files
             .sweep(&[(DIR.to_owned(), FILE.to_owned())], &[DIR.to_owned()])
             .unwrap();
-        assert_eq!(removed, 2);
+        assert_eq!(removed, 3);
         assert!(files.file_path(DIR, FILE).unwrap().exists());
         assert!(!files.file_path(DIR, orphan).unwrap().exists());
+        assert!(!files.root().join(gone_bucket).exists());
+        assert!(files.root().join("notes.txt").exists());
+        assert!(files.root().join(DIR).join("keep.me").exists());
     }
 
     #[test]

@@ -51,12 +51,15 @@ impl StorageSettings {
         Ok(files)
     }
 
-    /// Drops the store's own reference, so a temporary root goes once requests are done.
-    pub fn release(&self) {
+    /// Removes a throwaway file store (`--db :memory:`) when the server stops.
+    pub fn release(&self) -> io::Result<()> {
         let mut guard = self
             .files
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        guard.take();
+        match guard.take() {
+            Some(files) => files.remove_if_temporary(),
+            None => Ok(()),
+        }
     }
 }

@@ -139,11 +139,6 @@ async fn store_upload(
         .map_or(state.storage.max_file_size, |bytes| {
             (bytes as u64).min(state.storage.max_file_size)
         });
-    let declared = header_text(headers, header::CONTENT_LENGTH.as_str())
-        .and_then(|text| text.parse::<u64>().ok());
-    if declared.is_some_and(|length| length > limit) {
-        return Err(StorageError::entity_too_large().closing());
-    }
     let file_name = crate::auth::random::uuid()?.to_string();
     let pending = state.storage.files()?.begin(&bucket.dir, &file_name)?;
     let received = receive(&bucket, pending, limit, headers, body).await?;
@@ -287,6 +282,13 @@ async fn receive(
     }
     mime::check_upload(bucket.allowed_mime_types.as_deref(), &content_type)
         .map_err(StorageError::closing)?;
+    // A raw body is the file: a declared length over the limit is refused before reading. (A
+    // form's length includes its other parts, so only its file's bytes are counted.)
+    let declared = header_text(headers, header::CONTENT_LENGTH.as_str())
+        .and_then(|text| text.parse::<u64>().ok());
+    if declared.is_some_and(|length| length > limit) {
+        return Err(StorageError::entity_too_large().closing());
+    }
     let user_metadata = match header_text(headers, "x-metadata") {
         None => None,
         Some(encoded) => Some(decode_metadata(encoded)?),

@@ -1,5 +1,6 @@
-//! A killed emulator in the middle of an upload: after a restart there is no object, no row and
-//! no file, temporary or not, and uploads work again.
+//! The served binary's file store: a killed emulator in the middle of an upload leaves, after a
+//! restart, no object, no row and no file, temporary or not; an in-memory database's bytes live
+//! in a temporary directory that goes when the emulator stops.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -21,9 +22,15 @@ impl Drop for Running {
 }
 
 fn start(db: &Path) -> Running {
+    start_with(db, std::env::temp_dir().as_path())
+}
+
+/// With `temp` as the system's temporary directory.
+fn start_with(db: &Path, temp: &Path) -> Running {
     let mut child = Command::new(env!("CARGO_BIN_EXE_geocache-emulator"))
         .args(["--port", "0", "--db"])
         .arg(db)
+        .env("TMPDIR", temp)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -149,4 +156,40 @@ fn storage_a_kill_mid_upload_leaves_nothing_after_a_restart() {
     );
     assert!(uploaded.starts_with("HTTP/1.1 200"), "{uploaded}");
     assert_eq!(files_under(&storage).len(), 1);
+}
+
+#[test]
+fn storage_a_memory_database_keeps_bytes_in_a_directory_removed_at_exit() {
+    let temp = tempfile::tempdir().unwrap();
+    let mut running = start_with(Path::new(":memory:"), temp.path());
+    let created = exchange(
+        &running,
+        "POST /storage/v1/bucket HTTP/1.1\r\nContent-Type: application/json",
+        br#"{"id":"b"}"#,
+    );
+    assert!(created.starts_with("HTTP/1.1 200"), "{created}");
+    let uploaded = exchange(
+        &running,
+        "POST /storage/v1/object/b/a.bin HTTP/1.1\r\nContent-Type: application/octet-stream",
+        &[1u8; 100],
+    );
+    assert!(uploaded.starts_with("HTTP/1.1 200"), "{uploaded}");
+    let stores: Vec<_> = std::fs::read_dir(temp.path())
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .collect();
+    assert_eq!(stores.len(), 1, "{stores:?}");
+    assert_eq!(files_under(&stores[0]).len(), 1);
+
+    let status = Command::new("kill")
+        .args(["-TERM", &running.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let exit = running.child.wait().unwrap();
+    assert!(exit.success(), "{exit:?}");
+    assert!(
+        !stores[0].exists(),
+        "the throwaway store is removed at exit"
+    );
 }

@@ -134,9 +134,19 @@ async fn a_body_over_the_bucket_limit_is_refused_and_nothing_is_kept() {
         .send()
         .await;
     assert_eq!(listed.json(), json!([]));
-    // Exactly the limit is fine.
+    // Exactly the limit is fine, raw or as a form (whose length counts its other parts too).
     app.put_object("b", "fits.txt", &[b'x'; 100], "text/plain")
         .await;
+    let body = form("q", "3600", "image/png", &[0; 100]);
+    let length = body.len().to_string();
+    let fits = app
+        .service(Method::POST, "/object/b/fits.png")
+        .header("content-type", "multipart/form-data; boundary=q")
+        .header("content-length", &length)
+        .bytes(body)
+        .send()
+        .await;
+    assert_eq!(fits.status, StatusCode::OK, "{}", fits.text());
 }
 
 #[tokio::test]
