@@ -33,11 +33,12 @@ function wasmShim(bytes) {
 }
 
 /**
- * Serves wasm/pkg on a free port until the test ends.
+ * Serves wasm/pkg on a free port until the test ends, and `modules` (URL path → file) beside it.
  * @param {import('node:test').TestContext} t
+ * @param {Record<string, string>} modules
  * @returns {Promise<string>} the page's URL
  */
-async function servePackage(t) {
+async function servePackage(t, modules) {
   if (!existsSync(path.join(packageDir, WASM_FILE))) {
     throw new Error('wasm/pkg is missing: run `bash scripts/build-wasm.sh` first.');
   }
@@ -53,8 +54,9 @@ async function servePackage(t) {
     if (name === '/') return send('text/html', page);
     if (name === `/${WASM_FILE}`) return send('text/javascript', shim);
     if (name === `/raw/${WASM_FILE}`) return send('application/wasm', wasm);
-    if (/^\/[\w.-]+\.js$/.test(name)) {
-      readFile(path.join(packageDir, name.slice(1))).then(
+    const file = modules[name] ?? (/^\/[\w.-]+\.js$/.test(name) ? path.join(packageDir, name.slice(1)) : undefined);
+    if (file !== undefined) {
+      readFile(file).then(
         (body) => send('text/javascript', body),
         () => response.writeHead(404).end(),
       );
@@ -69,11 +71,13 @@ async function servePackage(t) {
 }
 
 /**
- * A Chromium page with the package loaded as `window.geocacheClient`, closed when the test ends.
+ * A Chromium page with the package loaded as `globalThis.geocacheClient`, closed when the test ends. `modules` are
+ * more ES modules the page may import, by URL path (e.g. `{ '/cases.mjs': '/abs/path/cases.mjs' }`).
  * @param {import('node:test').TestContext} t
+ * @param {Record<string, string>} [modules]
  */
-export async function openClientPage(t) {
-  const url = await servePackage(t);
+export async function openClientPage(t, modules = {}) {
+  const url = await servePackage(t, modules);
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: CHROMIUM_ARGS });
   t.after(() => browser.close());
   const page = await browser.newPage();

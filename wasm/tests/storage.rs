@@ -191,9 +191,9 @@ async fn upload_list_download_and_remove() {
     assert_eq!(removed, ["teaser/note.txt", "teaser/raw.bin"]);
     let listing = data(files.list("teaser".into(), JsValue::UNDEFINED).await);
     assert_eq!(names(&listing), ["box.svg"]);
-    // (Not note.txt again: Chromium may answer that from its cache, as `cacheControl` allows.)
+    // Downloaded above with `max-age=3600`: the client asks the server again, not the browser's cache.
     storage_error(
-        files.download("teaser/missing.txt".into()).await,
+        files.download("teaser/note.txt".into()).await,
         "StorageApiError",
         Some(400),
         Some("404"),

@@ -1,6 +1,11 @@
 //! Sends a core [`StorageRequest`] with `fetch`, the caller's file attached as the request says
 //! ([`FileBody`]). Storage calls have no deadline: an upload or download takes as long as its
 //! bytes do, as with storage-js.
+//!
+//! Reads (GET) revalidate with the server (`cache: 'no-cache'`). Storage answers downloads with
+//! the object's `Cache-Control` (`max-age=3600` by default), and the browser's HTTP cache keys
+//! them by URL alone: without this, a download after a `remove`, `update` or `move` would get the
+//! old bytes, and a caller without access would get another caller's copy.
 
 use geocache_core::storage::{
     FileBody, Reply, StorageBody, StorageError, StorageMethod, StorageRequest,
@@ -8,7 +13,7 @@ use geocache_core::storage::{
 use gloo_net::http::{Headers, RequestBuilder, Response};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{Blob, FormData};
+use web_sys::{Blob, FormData, RequestCache};
 
 /// Sends `request`; `file` is the caller's body for a request that carries a file.
 pub async fn send(request: &StorageRequest, file: &JsValue) -> Result<Response, StorageError> {
@@ -16,9 +21,12 @@ pub async fn send(request: &StorageRequest, file: &JsValue) -> Result<Response, 
     for (name, value) in &request.headers {
         headers.set(name, value).map_err(js_error)?;
     }
-    let builder = RequestBuilder::new(&request.url)
+    let mut builder = RequestBuilder::new(&request.url)
         .method(method(request.method))
         .headers(Headers::from_raw(headers));
+    if request.method == StorageMethod::Get {
+        builder = builder.cache(RequestCache::NoCache);
+    }
     let prepared = match &request.body {
         StorageBody::None => builder.build(),
         StorageBody::Json(text) => builder.body(text.as_str()),
