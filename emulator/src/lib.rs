@@ -137,9 +137,12 @@ pub async fn serve(config: Config) -> Result<(), ServeError> {
         .with_max_rows(config.max_rows(&file))
         .with_storage(storage);
     // What a crash left half-written in the file store goes before anything is served.
-    storage::sweep(&state)
+    let swept = storage::sweep(&state)
         .await
         .map_err(|error| ServeError::Io(std::io::Error::other(error)))?;
+    if swept > 0 {
+        eprintln!("geocache-emulator: storage: removed {swept} file(s) a stopped upload left");
+    }
     let listener = TcpListener::bind((config.host.as_str(), config.port))
         .await
         .map_err(ServeError::Io)?;

@@ -109,10 +109,12 @@ export const STORAGE_CASES = [
       equal(ok(await notes.list('logs', { limit: 1, offset: 1 }), 'page').map((/** @type {any} */ e) => e.name), ['photo.png'], 'page');
 
       equal(await downloadText(admin, 'caches', 'logs/first.txt'), 'found it', 'download');
+      equal(ok(await notes.exists('logs/first.txt'), 'exists'), true, 'exists');
 
       const removed = ok(await notes.remove(['logs/first.txt', 'logs/never.txt']), 'remove');
       equal(removed.map((/** @type {any} */ entry) => entry.name), ['logs/first.txt'], 'removed');
       refused(await notes.download('logs/first.txt'), '404', 'Object not found', 'download after remove');
+      equal((await notes.exists('logs/first.txt')).data, false, 'gone');
     },
   },
   {
@@ -232,7 +234,7 @@ export const STORAGE_CASES = [
     },
   },
   {
-    name: 'limits: size, type and names',
+    name: 'buckets, and their size and type limits; object names',
     policies: [],
     async run({ admin }) {
       await createBucket(admin, 'small', { public: false, fileSizeLimit: 10, allowedMimeTypes: ['text/plain', 'image/*'] });
@@ -247,6 +249,16 @@ export const STORAGE_CASES = [
       equal(ok(await bucket.list(), 'list').map((/** @type {any} */ e) => e.name), ['ok.png'], 'only the good upload');
       const info = ok(await admin.storage.getBucket('small'), 'getBucket');
       equal([info.file_size_limit, info.allowed_mime_types, info.public], [10, ['text/plain', 'image/*'], false], 'bucket');
+      equal(
+        ok(await admin.storage.updateBucket('small', { public: true, fileSizeLimit: 20, allowedMimeTypes: ['text/plain'] }), 'update'),
+        { message: 'Successfully updated' },
+        'updateBucket',
+      );
+      ok(await bucket.upload('now-fits.txt', 'x'.repeat(15), { contentType: 'text/plain' }), 'under the raised limit');
+      refused(await bucket.upload('no-more.png', new Blob(['png'], { type: 'image/png' })), '415', 'mime type image/png is not supported', 'type dropped');
+      await createBucket(admin, 'smaller');
+      const listed = ok(await admin.storage.listBuckets({ search: 'small', sortColumn: 'name', sortOrder: 'desc', limit: 5 }), 'listBuckets');
+      equal(listed.map((/** @type {any} */ b) => [b.name, b.public]), [['smaller', false], ['small', true]], 'listBuckets');
       refused(await admin.storage.deleteBucket('small'), '409', 'The bucket you tried to delete is not empty', 'delete non-empty');
       equal(ok(await admin.storage.emptyBucket('small'), 'empty'), { message: 'Successfully emptied' }, 'empty');
       equal(ok(await admin.storage.deleteBucket('small'), 'delete'), { message: 'Successfully deleted' }, 'delete');

@@ -26,9 +26,10 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 /// A local Supabase-compatible backend for the geocache logbook: the PostgREST subset for
-/// `public.geocache_logs` and the auth server (/auth/v1: email sign-up and sign-in, refresh
+/// `public.geocache_logs`, the auth server (/auth/v1: email sign-up and sign-in, refresh
 /// tokens, TOTP and phone MFA, SMS codes readable at GET /emulator/v1/sms with the service_role
-/// key), stored in SQLite.
+/// key) and Storage (/storage/v1: buckets, objects, public and signed URLs; bytes in `storage/`
+/// beside the database), stored in SQLite.
 ///
 /// After binding it prints `API URL: ...`, `anon key: ...`, `service_role key: ...`,
 /// `Publishable key: sb_publishable_...` and `Secret key: sb_secret_...`, one per line, and serves
@@ -429,6 +430,58 @@ mod tests {
         );
         let auth = config.auth_settings("http://127.0.0.1:54321".to_owned());
         assert_eq!(auth, AuthSettings::default());
+    }
+
+    #[test]
+    fn storage_lives_beside_the_database_with_the_flags_and_files_policies() {
+        use crate::keys::Role;
+        use crate::storage::policy::{Operation, PolicyRole};
+        let directory = tempfile::tempdir().unwrap();
+        let db = directory.path().join("data/emulator.sqlite3");
+        let config = Config::try_parse_from([
+            "geocache-emulator",
+            "--db",
+            db.to_str().unwrap(),
+            "--storage-policy",
+            "photos:select:anon",
+            "--storage-max-file-size",
+            "1000",
+        ])
+        .unwrap();
+        let mut file = ProjectFile::default();
+        file.storage.policies.push(Policy {
+            bucket: "*".to_owned(),
+            operation: Operation::Insert,
+            role: PolicyRole::Authenticated,
+        });
+        let settings = config.storage_settings(&file).unwrap();
+        assert_eq!(
+            settings.files().unwrap().root(),
+            directory
+                .path()
+                .join("data/storage")
+                .canonicalize()
+                .unwrap()
+        );
+        assert_eq!(settings.max_file_size, 1000);
+        assert!(settings
+            .policies
+            .allows(Role::Anon, "photos", Operation::Select));
+        assert!(settings
+            .policies
+            .allows(Role::Authenticated, "any", Operation::Insert));
+        assert!(!settings
+            .policies
+            .allows(Role::Anon, "photos", Operation::Insert));
+        assert!(Config::try_parse_from([
+            "geocache-emulator",
+            "--storage-policy",
+            "photos:read:anon"
+        ])
+        .is_err());
+        let defaults = Config::try_parse_from(["geocache-emulator", "--db", ":memory:"]).unwrap();
+        assert_eq!(defaults.storage_max_file_size, DEFAULT_MAX_FILE_SIZE);
+        assert!(defaults.storage_policy.is_empty());
     }
 
     #[test]

@@ -113,7 +113,11 @@ fn serve(
         .storage
         .files()?
         .file_path(&bucket.dir, &object.file)?;
-    let file = std::fs::File::open(path)?;
+    // An object removed since its row was read is gone.
+    let file = std::fs::File::open(path).map_err(|error| match error.kind() {
+        std::io::ErrorKind::NotFound => StorageError::no_such_key(),
+        _ => error.into(),
+    })?;
     let length = u64::try_from(object.size).unwrap_or_default();
     let mut response = Response::new(Body::new(FileBody::new(file, length)));
     *response.status_mut() = StatusCode::OK;

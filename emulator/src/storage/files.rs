@@ -125,12 +125,18 @@ impl Files {
         }
     }
 
-    /// Moves a stored file to another bucket's directory (the same file system: a rename).
-    pub fn relocate(&self, from_dir: &str, to_dir: &str, file: &str) -> io::Result<()> {
+    /// Gives a stored file a second name in another bucket's directory (a hard link, or a
+    /// durable copy where links are not possible). A move links, commits its row, then removes
+    /// the old name: a crash at any point leaves the row's file in place and at most an
+    /// unreferenced name for the sweep.
+    pub fn link(&self, from_dir: &str, to_dir: &str, file: &str) -> io::Result<()> {
         let from = self.file_path(from_dir, file)?;
         let to = self.file_path(to_dir, file)?;
-        fs::rename(from, &to)?;
-        sync_dir(to.parent().unwrap_or(self.root()))
+        match fs::hard_link(&from, &to) {
+            Ok(()) => sync_dir(to.parent().unwrap_or(self.root())),
+            Err(error) if error.kind() == io::ErrorKind::AlreadyExists => Err(error),
+            Err(_) => self.copy(from_dir, file, to_dir, file),
+        }
     }
 
     /// Copies a stored file to a new name (possibly in another bucket), durably.
@@ -331,6 +337,25 @@ mod tests {
         assert!(!files.root().join(gone_bucket).exists());
         assert!(files.root().join("notes.txt").exists());
         assert!(files.root().join(DIR).join("keep.me").exists());
+    }
+
+    #[test]
+    fn a_linked_file_outlives_its_first_name() {
+        let files = Files::temporary().unwrap();
+        let mut pending = files.begin(DIR, FILE).unwrap();
+        pending.file().unwrap().write_all(b"moved").unwrap();
+        pending.commit().unwrap();
+        let other = "0b1e8a5e-0000-4000-8000-0000000000aa";
+        files.link(DIR, other, FILE).unwrap();
+        files.remove(DIR, FILE).unwrap();
+        assert_eq!(
+            fs::read(files.file_path(other, FILE).unwrap()).unwrap(),
+            b"moved"
+        );
+        assert!(
+            files.link(other, other, FILE).is_err(),
+            "a name is never replaced"
+        );
     }
 
     #[test]

@@ -203,7 +203,7 @@ pub async fn move_object(
     let files = state.storage.files()?;
     let across = transfer.source_dir != transfer.destination_dir;
     if across {
-        files.relocate(
+        files.link(
             &transfer.source_dir,
             &transfer.destination_dir,
             &transfer.source.file,
@@ -231,12 +231,14 @@ pub async fn move_object(
         Ok(outcome) => outcome,
         Err(error) => Err(error.into()),
     };
-    if outcome.is_err() && across {
-        files.relocate(
-            &transfer.destination_dir,
-            &transfer.source_dir,
-            &transfer.source.file,
-        )?;
+    if across {
+        // The row names one of the two directories; the other name goes.
+        let unused = if outcome.is_ok() {
+            &transfer.source_dir
+        } else {
+            &transfer.destination_dir
+        };
+        files.remove(unused, &transfer.source.file)?;
     }
     outcome?;
     Ok(Json(json!({ "message": "Successfully moved" })))

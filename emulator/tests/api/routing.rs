@@ -106,7 +106,8 @@ async fn other_rest_paths_are_invalid() {
 #[tokio::test]
 async fn unknown_top_level_paths_are_404() {
     let app = TestApp::new();
-    let response = app.bare(Method::GET, "/storage/v1/bucket").send().await;
+    // A Supabase API the emulator does not serve.
+    let response = app.bare(Method::GET, "/graphql/v1").send().await;
     assert_eq!(response.status, StatusCode::NOT_FOUND);
     assert_eq!(
         response.json()["message"],
