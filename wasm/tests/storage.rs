@@ -181,6 +181,11 @@ async fn upload_list_download_and_remove() {
     let downloaded = data(files.download("teaser/raw.bin".into()).await);
     assert_eq!(downloaded.unchecked_ref::<Blob>().size(), 3.0);
 
+    assert_eq!(
+        data(files.exists("teaser/note.txt".into()).await),
+        JsValue::TRUE
+    );
+
     let removed = data(
         files
             .remove(paths(&["teaser/note.txt", "teaser/raw.bin"]))
@@ -191,6 +196,9 @@ async fn upload_list_download_and_remove() {
     assert_eq!(removed, ["teaser/note.txt", "teaser/raw.bin"]);
     let listing = data(files.list("teaser".into(), JsValue::UNDEFINED).await);
     assert_eq!(names(&listing), ["box.svg"]);
+    let gone = files.exists("teaser/note.txt".into()).await.unwrap();
+    assert_eq!(get(&gone, "data"), JsValue::FALSE);
+    assert_eq!(string(&get(&gone, "error"), "name"), "StorageApiError");
     // Downloaded above with `max-age=3600`: the client asks the server again, not the browser's cache.
     storage_error(
         files.download("teaser/note.txt".into()).await,

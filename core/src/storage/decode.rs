@@ -49,6 +49,9 @@ pub enum Decode {
     SignedUploadUrl { base: String, path: String },
     /// The body itself is the data (`download`); only a refusal is decoded here.
     Blob,
+    /// A HEAD answer: `true` for 2xx (`exists`). A refusal has no body, so its message is the
+    /// status text.
+    Exists,
 }
 
 impl Decode {
@@ -63,14 +66,16 @@ impl Decode {
                 &reply.body,
             ));
         }
-        if *self == Decode::Blob {
-            return Ok(Value::Null);
+        match self {
+            Decode::Blob => return Ok(Value::Null),
+            Decode::Exists => return Ok(Value::Bool(true)),
+            _ => {}
         }
         let body: Value = serde_json::from_str(&reply.body).map_err(|error| {
             StorageError::network(format!("invalid JSON in the answer: {error}"))
         })?;
         Ok(match self {
-            Decode::Json | Decode::Blob => body,
+            Decode::Json | Decode::Blob | Decode::Exists => body,
             Decode::Uploaded { path } => object([
                 ("path", Some(path.as_str().into())),
                 ("id", body.get("Id").cloned()),
@@ -189,6 +194,20 @@ mod tests {
         let error = Decode::Json.data(&Reply::new(200, "<html>")).unwrap_err();
         assert_eq!(error.name(), "StorageUnknownError");
         assert!(error.to_string().starts_with("invalid JSON"), "{error}");
+    }
+
+    #[test]
+    fn exists_is_true_for_2xx_and_a_refusal_without_a_body_otherwise() {
+        assert_eq!(ok(Decode::Exists, ""), Value::Bool(true));
+        let reply = Reply {
+            status: 400,
+            status_text: "Bad Request".into(),
+            body: String::new(),
+        };
+        let error = Decode::Exists.data(&reply).unwrap_err();
+        assert_eq!(error.status(), Some(400));
+        assert_eq!(error.status_code(), Some("400"));
+        assert_eq!(error.to_string(), "Bad Request");
     }
 
     #[test]

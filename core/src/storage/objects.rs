@@ -30,6 +30,15 @@ impl FileApi<'_> {
         }
     }
 
+    /// HEAD `/object/<bucket>/<path>`: `true` when the object is there.
+    pub fn exists(&self, path: &str) -> StorageCall {
+        let url_path = format!("/object/{}", final_path(self.bucket, path));
+        StorageCall {
+            request: self.api.request(StorageMethod::Head, &url_path),
+            decode: Decode::Exists,
+        }
+    }
+
     /// POST `/object/list/<bucket>` `{limit, offset, sortBy, search?, prefix}`: the files and
     /// folders under `prefix` (`""`: the bucket's top level).
     pub fn list(&self, prefix: &str, options: &SearchOptions) -> StorageCall {
@@ -113,6 +122,15 @@ mod tests {
         assert_eq!(call.request.url, "http://h/storage/v1/object/b/d/a b.txt");
         assert_eq!(call.request.body, StorageBody::None);
         assert_eq!(call.decode, Decode::Blob);
+    }
+
+    #[test]
+    fn exists_asks_with_head() {
+        let call = api().from("b").exists("/d/a.txt");
+        assert_eq!(call.request.method, StorageMethod::Head);
+        assert_eq!(call.request.url, "http://h/storage/v1/object/b/d/a.txt");
+        assert_eq!(call.request.body, StorageBody::None);
+        assert_eq!(call.decode, Decode::Exists);
     }
 
     #[test]

@@ -5,6 +5,7 @@
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StorageMethod {
     Get,
+    Head,
     Post,
     Put,
     Delete,
@@ -14,6 +15,7 @@ impl StorageMethod {
     pub fn as_str(self) -> &'static str {
         match self {
             StorageMethod::Get => "GET",
+            StorageMethod::Head => "HEAD",
             StorageMethod::Post => "POST",
             StorageMethod::Put => "PUT",
             StorageMethod::Delete => "DELETE",

@@ -80,6 +80,20 @@ impl StorageFileApi {
         Ok(respond(outcome))
     }
 
+    /// Whether a file is at `path`: `{ data: true, error: null }`, or `data: false` with the
+    /// refusal (a missing object is a 400 without a body; its message is the status text).
+    #[wasm_bindgen(unchecked_return_type = "{ data: boolean; error: StorageError | null }")]
+    pub async fn exists(&self, path: String) -> Result<JsValue, ClientError> {
+        let api = self.context.api().await;
+        let call = api.from(&self.bucket).exists(&path);
+        let answer = self.context.run(call).await?;
+        // storage-js reports a missing file as `data: false`, not `null`.
+        if !js_sys::Reflect::get(&answer, &"error".into()).is_ok_and(|error| error.is_null()) {
+            let _ = js_sys::Reflect::set(&answer, &"data".into(), &false.into());
+        }
+        Ok(answer)
+    }
+
     /// The files and folders under `path` (default: the bucket's top level), 100 at a time by
     /// name unless `{ limit, offset, search, sortBy: { column, order } }` say otherwise.
     #[wasm_bindgen(unchecked_return_type = "StorageResult<FileObject[]>")]

@@ -2,7 +2,7 @@
 //! ([`FileBody`]). Storage calls have no deadline: an upload or download takes as long as its
 //! bytes do, as with storage-js.
 //!
-//! Reads (GET) revalidate with the server (`cache: 'no-cache'`). Storage answers downloads with
+//! Reads (GET, HEAD) revalidate with the server (`cache: 'no-cache'`). Storage answers downloads with
 //! the object's `Cache-Control` (`max-age=3600` by default), and the browser's HTTP cache keys
 //! them by URL alone: without this, a download after a `remove`, `update` or `move` would get the
 //! old bytes, and a caller without access would get another caller's copy.
@@ -24,7 +24,7 @@ pub async fn send(request: &StorageRequest, file: &JsValue) -> Result<Response, 
     let mut builder = RequestBuilder::new(&request.url)
         .method(method(request.method))
         .headers(Headers::from_raw(headers));
-    if request.method == StorageMethod::Get {
+    if matches!(request.method, StorageMethod::Get | StorageMethod::Head) {
         builder = builder.cache(RequestCache::NoCache);
     }
     let prepared = match &request.body {
@@ -92,6 +92,7 @@ fn method(method: StorageMethod) -> gloo_net::http::Method {
     use gloo_net::http::Method as Gloo;
     match method {
         StorageMethod::Get => Gloo::GET,
+        StorageMethod::Head => Gloo::HEAD,
         StorageMethod::Post => Gloo::POST,
         StorageMethod::Put => Gloo::PUT,
         StorageMethod::Delete => Gloo::DELETE,

@@ -40,6 +40,8 @@ export async function storageUsage(file: File): Promise<void> {
     void entries[0]?.metadata;
   }
   await photos.list();
+  const exists: boolean = (await photos.exists("teaser/box.jpg")).data;
+  void exists;
   await photos.remove(["teaser/box.jpg"]);
   await photos.move("a.txt", "b.txt");
   const copied = await photos.copy("a.txt", "c.txt", { destinationBucket: "other" });
