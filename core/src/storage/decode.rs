@@ -4,7 +4,6 @@
 use serde_json::{Map, Value};
 
 use super::error::StorageError;
-use super::signed_urls::token_of;
 use super::uri::encode_uri;
 
 /// What the server answered: status, status text and body text.
@@ -141,6 +140,15 @@ fn signed_url(base: &str, signed: Option<&Value>, query: &str) -> Option<String>
         format!("&{query}")
     };
     Some(encode_uri(&format!("{base}{signed}{extra}")))
+}
+
+/// The token of a signed upload URL, read from its query as `URLSearchParams.get` reads it.
+fn token_of(url: &str) -> Option<String> {
+    let query = url.split_once('?')?.1;
+    let query = query.split('#').next().unwrap_or_default();
+    form_urlencoded::parse(query.as_bytes())
+        .find(|(name, _)| name == "token")
+        .map(|(_, value)| value.into_owned())
 }
 
 /// An object of the fields that have a value (storage-js's `undefined` ones vanish in JSON).
@@ -297,5 +305,16 @@ mod tests {
             .unwrap_err();
         assert_eq!(error.to_string(), "No token returned by API");
         assert_eq!(error.name(), "StorageError");
+    }
+
+    #[test]
+    fn tokens_are_read_from_the_query() {
+        assert_eq!(
+            token_of("/object/upload/sign/b/a?token=abc.def"),
+            Some("abc.def".into())
+        );
+        assert_eq!(token_of("/x?a=1&token=a%2Bb#f"), Some("a+b".into()));
+        assert_eq!(token_of("/x?a=1"), None);
+        assert_eq!(token_of("/x"), None);
     }
 }

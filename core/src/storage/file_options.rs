@@ -136,7 +136,7 @@ impl FileApi<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::storage::StorageApi;
+    use crate::storage::api::StorageApi;
     use crate::ClientConfig;
 
     fn api() -> StorageApi {

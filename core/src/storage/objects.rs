@@ -107,8 +107,8 @@ impl FileApi<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::storage::api::StorageApi;
     use crate::storage::request::StorageBody;
-    use crate::storage::StorageApi;
     use crate::ClientConfig;
 
     fn api() -> StorageApi {

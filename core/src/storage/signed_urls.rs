@@ -90,19 +90,10 @@ impl FileApi<'_> {
     }
 }
 
-/// The token of a signed upload URL, read from its query as `URLSearchParams.get` reads it.
-pub(crate) fn token_of(url: &str) -> Option<String> {
-    let query = url.split_once('?')?.1;
-    let query = query.split('#').next().unwrap_or_default();
-    form_urlencoded::parse(query.as_bytes())
-        .find(|(name, _)| name == "token")
-        .map(|(_, value)| value.into_owned())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::storage::StorageApi;
+    use crate::storage::api::StorageApi;
     use crate::ClientConfig;
 
     fn api() -> StorageApi {
@@ -192,16 +183,5 @@ mod tests {
             files.public_url("a", Some("x&y")),
             "http://h:9/storage/v1/object/public/b/a?download=x%26y"
         );
-    }
-
-    #[test]
-    fn tokens_are_read_from_the_query() {
-        assert_eq!(
-            token_of("/object/upload/sign/b/a?token=abc.def"),
-            Some("abc.def".into())
-        );
-        assert_eq!(token_of("/x?a=1&token=a%2Bb#f"), Some("a+b".into()));
-        assert_eq!(token_of("/x?a=1"), None);
-        assert_eq!(token_of("/x"), None);
     }
 }

@@ -5,9 +5,10 @@ use std::rc::Rc;
 use geocache_core::storage::StorageError;
 use wasm_bindgen::prelude::*;
 
+use super::context::Context;
 use super::options::{self, expires_in, file_kind, string_argument, strings, Options};
 use super::result::{object, respond};
-use super::{send, Context};
+use super::send;
 use crate::error::ClientError;
 
 /// The object calls of one bucket.

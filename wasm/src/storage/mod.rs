@@ -1,68 +1,26 @@
 //! `client.storage`: storage-js's `StorageClient` (the bucket calls and `from(bucket)`) and
 //! `StorageFileApi` (the object calls of one bucket). Core builds each request and decodes each
-//! answer ([`geocache_core::storage`]); [`send`] sends it with the caller's file, [`options`]
-//! reads the JS arguments, [`result`] shapes `{ data, error }`, [`types`] declares them for
-//! TypeScript.
+//! answer ([`geocache_core::storage`]); `context` holds what every call shares, `send` sends it
+//! with the caller's file, `options` reads the JS arguments, `result` shapes `{ data, error }`,
+//! `types` declares them for TypeScript.
 
+mod context;
 mod file_api;
 mod options;
 mod result;
 mod send;
 mod types;
 
-use std::future::Future;
-use std::pin::Pin;
 use std::rc::Rc;
 
-use geocache_core::storage::{StorageApi, StorageCall, StorageError};
 use geocache_core::ClientConfig;
-use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
+use context::Context;
+pub use context::TokenSource;
 pub use file_api::StorageFileApi;
 
 use crate::error::ClientError;
-
-/// The signed-in user's access token, asked for afresh before each call (`None`: nobody is
-/// signed in, and the key is the bearer).
-pub type TokenSource = Rc<dyn Fn() -> Pin<Box<dyn Future<Output = Option<String>>>>>;
-
-/// What every storage call needs: the project's configuration and the current token.
-struct Context {
-    config: ClientConfig,
-    token: TokenSource,
-}
-
-impl Context {
-    async fn api(&self) -> StorageApi {
-        let token = (self.token)().await;
-        StorageApi::new(&self.config, token.as_deref())
-    }
-
-    /// Sends a JSON call (no file) and resolves to `{ data, error }`.
-    async fn run(&self, call: StorageCall) -> Result<JsValue, ClientError> {
-        self.run_with_file(call, &JsValue::UNDEFINED).await
-    }
-
-    /// Sends a call with the caller's file and resolves to `{ data, error }`.
-    async fn run_with_file(
-        &self,
-        call: StorageCall,
-        file: &JsValue,
-    ) -> Result<JsValue, ClientError> {
-        match exchange(&call, file).await {
-            Ok(data) => Ok(result::respond(Ok(result::to_js(&data)?))),
-            Err(error) => Ok(result::respond(Err(error))),
-        }
-    }
-}
-
-/// The call sent, and its answer decoded.
-async fn exchange(call: &StorageCall, file: &JsValue) -> Result<Value, StorageError> {
-    let response = send::send(&call.request, file).await?;
-    let reply = send::reply(response).await?;
-    call.decode.data(&reply)
-}
 
 /// `client.storage`: the bucket calls, and `from(bucket)` for the objects.
 #[wasm_bindgen]
