@@ -1,5 +1,7 @@
 //! Who is calling a storage route: the role Storage runs the query as (the bearer JWT's role
-//! when one is sent, else the API key's) and the user id that becomes an object's owner.
+//! when one is sent, else the API key's) and the user id that becomes an object's owner. A bearer
+//! token that does not verify is refused as Storage refuses it: access denied, with the JWT
+//! library's reason.
 
 use crate::gateway::ApiKeyRole;
 use crate::keys::{JwtError, Keys, Role};
@@ -43,9 +45,9 @@ impl FromRequestParts<AppState> for Caller {
         let claims = state
             .keys
             .verify(token, state.clock.now_seconds())
-            .map_err(|error| StorageError::invalid_jwt(jwt_error_message(&error)))?;
+            .map_err(|error| StorageError::access_denied(&jwt_error_message(&error)))?;
         let role = Keys::role_of(&claims)
-            .map_err(|error| StorageError::invalid_jwt(jwt_error_message(&error)))?;
+            .map_err(|error| StorageError::access_denied(&jwt_error_message(&error)))?;
         let owner = claims
             .get("sub")
             .and_then(|sub| sub.as_str())
@@ -54,13 +56,15 @@ impl FromRequestParts<AppState> for Caller {
     }
 }
 
-/// Node's jsonwebtoken's words for why a token was refused, which Storage passes on.
-pub fn jwt_error_message(error: &JwtError) -> &'static str {
+/// The words of `jose` (the JWT library Storage verifies tokens with) for why a token was
+/// refused, which Storage passes on.
+pub fn jwt_error_message(error: &JwtError) -> String {
     match error {
-        JwtError::Expired => "jwt expired",
-        JwtError::BadSignature => "invalid signature",
-        JwtError::NotYetValid => "jwt not active",
-        JwtError::UnknownRole(_) => "invalid role",
-        _ => "jwt malformed",
+        JwtError::Expired => "\"exp\" claim timestamp check failed".to_owned(),
+        JwtError::NotYetValid => "\"nbf\" claim timestamp check failed".to_owned(),
+        JwtError::IssuedInFuture => "\"iat\" claim timestamp check failed".to_owned(),
+        JwtError::BadSignature => "signature verification failed".to_owned(),
+        JwtError::UnknownRole(role) => format!("role \"{role}\" does not exist"),
+        _ => "Invalid Compact JWS".to_owned(),
     }
 }

@@ -176,9 +176,14 @@ impl StorageError {
         )
     }
 
-    /// A token that does not verify, with jsonwebtoken's (the Node library's) words for why.
+    /// A signed URL's token that does not verify, with the JWT library's words for why.
     pub fn invalid_jwt(message: &str) -> Self {
         StorageError::new(400, "InvalidJWT", "InvalidJWT", message.to_owned())
+    }
+
+    /// A bearer token that does not verify, with the JWT library's words for why.
+    pub fn access_denied(message: &str) -> Self {
+        StorageError::new(403, "AccessDenied", "Unauthorized", message.to_owned())
     }
 
     /// A valid token for another object.

@@ -12,6 +12,35 @@ use std::sync::Arc;
 /// Temporary files start with this; nothing else in a bucket directory does.
 const TEMP_PREFIX: &str = ".upload-";
 
+/// Throwaway roots are named `<this><process id>-<random>` in the system's temporary directory.
+const TEMP_ROOT_PREFIX: &str = "geocache-emulator-storage-";
+
+/// Removes throwaway roots whose process is gone (killed before it could remove its own),
+/// where `/proc` tells which processes live; elsewhere they stay. Best effort: another
+/// emulator may be removing the same directory.
+fn remove_stale_temporaries(temp: &Path) {
+    let proc = Path::new("/proc");
+    if !proc.join("self").is_dir() {
+        return;
+    }
+    let Ok(entries) = fs::read_dir(temp) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(pid) = name
+            .strip_prefix(TEMP_ROOT_PREFIX)
+            .and_then(|rest| rest.split_once('-'))
+            .and_then(|(pid, _)| pid.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if !proc.join(pid.to_string()).exists() {
+            let _ = fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
 /// The storage root; a throwaway one is removed when the last clone is dropped.
 #[derive(Debug, Clone)]
 pub struct Files {
@@ -59,12 +88,15 @@ impl Files {
     }
 
     /// A fresh directory under the system's temporary directory, removed on drop (for
-    /// `--db :memory:` and the tests).
+    /// `--db :memory:` and the tests). Its name carries the process id, so the directories of
+    /// emulators that were killed (and never removed theirs) are removed here.
     pub fn temporary() -> io::Result<Files> {
+        let temp = std::env::temp_dir();
+        remove_stale_temporaries(&temp);
         let mut random = [0u8; 8];
         getrandom::fill(&mut random).map_err(io::Error::other)?;
         let name: String = random.iter().map(|byte| format!("{byte:02x}")).collect();
-        let path = std::env::temp_dir().join(format!("geocache-emulator-storage-{name}"));
+        let path = temp.join(format!("{TEMP_ROOT_PREFIX}{}-{name}", std::process::id()));
         let files = Files::at(path)?;
         Ok(Files {
             root: Arc::new(Root {
@@ -356,6 +388,20 @@ mod tests {
             files.link(other, other, FILE).is_err(),
             "a name is never replaced"
         );
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_dead_emulators_temporary_root_is_removed_by_the_next() {
+        // No process has an id this large (Linux's maximum is 2^22).
+        let stale = std::env::temp_dir().join(format!("{TEMP_ROOT_PREFIX}4294967295-00"));
+        fs::create_dir_all(stale.join("bucket")).unwrap();
+        let ours = Files::temporary().unwrap();
+        assert!(!stale.exists());
+        // A live process's (this one's) stays.
+        let other = Files::temporary().unwrap();
+        assert!(ours.root().exists());
+        drop(other);
     }
 
     #[test]

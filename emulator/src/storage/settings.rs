@@ -51,6 +51,14 @@ impl StorageSettings {
         Ok(files)
     }
 
+    /// The file store if one was given or already made (a throwaway one is made on first use).
+    pub fn existing_files(&self) -> Option<Files> {
+        self.files
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .clone()
+    }
+
     /// Removes a throwaway file store (`--db :memory:`) when the server stops.
     pub fn release(&self) -> io::Result<()> {
         let mut guard = self

@@ -1,7 +1,7 @@
 //! Signed URLs: JWTs signed with the project's JWT secret, as Storage makes them. A download
 //! token carries `url` (`bucket/path`) and `exp`; an upload token also `owner` and `upsert`, and
 //! lives two hours. A token answers only for the object it names, only until it expires (no
-//! clock skew allowed, as Node's jsonwebtoken), and an upload token never serves a download.
+//! clock skew allowed, as Storage's `jose`), and an upload token never serves a download.
 
 use crate::keys::Keys;
 use crate::storage::caller::jwt_error_message;
@@ -66,11 +66,15 @@ fn verify(
     }
     let claims = keys
         .verify(token, now)
-        .map_err(|error| StorageError::invalid_jwt(jwt_error_message(&error)))?;
+        .map_err(|error| StorageError::invalid_jwt(&jwt_error_message(&error)))?;
     // `Keys::verify` allows PostgREST's 30 s of skew; a signed URL allows none.
     match claims.get("exp").and_then(Value::as_i64) {
         Some(exp) if now < exp => {}
-        Some(_) => return Err(StorageError::invalid_jwt("jwt expired")),
+        Some(_) => {
+            return Err(StorageError::invalid_jwt(&jwt_error_message(
+                &crate::keys::JwtError::Expired,
+            )))
+        }
         None => return Err(StorageError::invalid_signature()),
     }
     if claims.get("url").and_then(Value::as_str) != Some(url) {
@@ -124,7 +128,7 @@ mod tests {
         let expired = verify_download(&keys, &token, "b/a.png", NOW + 60).unwrap_err();
         assert_eq!(
             (expired.code, expired.message.as_str()),
-            ("InvalidJWT", "jwt expired")
+            ("InvalidJWT", "\"exp\" claim timestamp check failed")
         );
         let other = verify_download(&keys, &token, "b/b.png", NOW).unwrap_err();
         assert_eq!(other.code, "InvalidSignature");
@@ -141,7 +145,7 @@ mod tests {
         let refused = verify_download(&keys, &tampered, "b/a.png", NOW).unwrap_err();
         assert_eq!(
             (refused.code, refused.message.as_str()),
-            ("InvalidJWT", "invalid signature")
+            ("InvalidJWT", "signature verification failed")
         );
         let foreign = Keys::new("another-secret-that-is-at-least-32-characters");
         let token = sign_download(&foreign, "b/a.png", NOW, 60);

@@ -175,5 +175,22 @@ async fn an_invalid_bearer_token_is_refused() {
         .header("authorization", "Bearer not.a.jwt")
         .send()
         .await;
-    response.assert_error("400", "InvalidJWT", "jwt malformed");
+    response.assert_error("403", "AccessDenied", "Invalid Compact JWS");
+}
+
+#[tokio::test]
+async fn an_expired_session_is_refused_with_the_jwt_librarys_reason() {
+    let app = setup(&["private:select:authenticated"]).await;
+    let token = app.user_token("u1");
+    app.clock.advance_seconds(4000);
+    app.request(Method::GET, "/object/private/s.txt")
+        .header("apikey", &app.anon)
+        .header("authorization", &format!("Bearer {token}"))
+        .send()
+        .await
+        .assert_error(
+            "403",
+            "AccessDenied",
+            "\"exp\" claim timestamp check failed",
+        );
 }

@@ -5,6 +5,9 @@ use crate::storage_support::StorageApp;
 use axum::http::{Method, StatusCode};
 use serde_json::json;
 
+/// `jose`'s words for an expired token, which Storage passes on.
+const EXPIRED: &str = "\"exp\" claim timestamp check failed";
+
 async fn app_with_object() -> StorageApp {
     let app = StorageApp::new();
     app.create_bucket(json!({"id": "b"})).await;
@@ -38,7 +41,7 @@ async fn a_signed_url_serves_its_object_without_a_key_until_it_expires() {
     app.request(Method::GET, &url)
         .send()
         .await
-        .assert_error("400", "InvalidJWT", "jwt expired");
+        .assert_error("400", "InvalidJWT", EXPIRED);
 }
 
 #[tokio::test]
@@ -60,7 +63,7 @@ async fn tampered_tokens_and_tokens_for_other_objects_are_refused() {
     app.request(Method::GET, &tampered)
         .send()
         .await
-        .assert_error("400", "InvalidJWT", "invalid signature");
+        .assert_error("400", "InvalidJWT", "signature verification failed");
     app.request(
         Method::GET,
         &format!("/object/sign/b/other.txt?token={token}"),
@@ -196,5 +199,5 @@ async fn a_signed_upload_url_takes_one_upload_without_a_key() {
         .bytes(b"late".to_vec())
         .send()
         .await
-        .assert_error("400", "InvalidJWT", "jwt expired");
+        .assert_error("400", "InvalidJWT", EXPIRED);
 }
