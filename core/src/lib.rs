@@ -70,6 +70,7 @@ pub mod project_url;
 pub mod request_timeout;
 pub mod rest;
 pub mod schema;
+pub mod storage;
 pub mod timestamp;
 pub mod unix_time;
 

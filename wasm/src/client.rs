@@ -274,6 +274,21 @@ impl Client {
         Auth::new(Rc::clone(&self.state.auth))
     }
 
+    /// The storage client (`client.storage`): buckets, and `from(bucket)` for their objects.
+    /// Each call sends the signed-in user's token (else the key) as the bearer.
+    #[cfg(feature = "storage")]
+    #[wasm_bindgen(getter)]
+    pub fn storage(&self) -> crate::storage::StorageClient {
+        let state = Rc::clone(&self.state);
+        crate::storage::StorageClient::new(
+            self.state.config.clone(),
+            Rc::new(move || {
+                let state = Rc::clone(&state);
+                Box::pin(async move { state.session_token().await })
+            }),
+        )
+    }
+
     /// Removes the auth client's visibility listener and refresh timers and forgets its
     /// subscribers (also done when the client is garbage-collected). Safe to call more than once.
     #[cfg(feature = "auth")]

@@ -8,7 +8,8 @@
 //! `Error`, `options` reads `createClient`'s options, and [`js`] moves plain data across the
 //! boundary.
 //!
-//! Features: `auth` (`client.auth` and `createClient`'s `auth` options), `bench`
+//! Features: `auth` (`client.auth` and `createClient`'s `auth` options), `storage`
+//! (`client.storage`, in [`storage`]), `bench`
 //! (`parseEntriesForBenchmark`) and `console_error_panic_hook`, all in the default (npm) build; the
 //! logbook page is built without them (wasm/pkg-logbook), as it signs nobody in.
 #![cfg_attr(test, allow(clippy::unwrap_used))]
@@ -22,6 +23,8 @@ pub mod error;
 pub mod js;
 mod options;
 mod sign_options;
+#[cfg(feature = "storage")]
+pub mod storage;
 pub mod timer;
 pub mod transport;
 mod typescript;
@@ -31,6 +34,8 @@ pub use auth::{Auth, Mfa, Subscription};
 pub use client::{create_client, Client};
 pub use entry_list::EntryList;
 pub use error::ClientError;
+#[cfg(feature = "storage")]
+pub use storage::{StorageClient, StorageFileApi};
 
 /// Runs when the module is instantiated (not exported): Rust panics then reach `console.error`
 /// with their message. In the browser tests wasm-bindgen-test installs its own hook afterwards.
