@@ -1,5 +1,6 @@
 //! What every Realtime socket shares: one bus of events (committed changes and broadcasts), the
-//! count of open sockets, the limits, and the switch that drops every socket (for tests).
+//! open sockets (counted, and shown with their channels for tests), the limits, and the switch
+//! that drops every socket (for tests).
 //!
 //! The bus is bounded: each socket reads it at its own pace, and one that falls more than
 //! [`RealtimeLimits::queue`] events behind is disconnected (its client reconnects and catches up
@@ -8,8 +9,10 @@
 
 use crate::realtime::change::Change;
 use crate::realtime::frame::Broadcast;
+use serde::Serialize;
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 use tokio::sync::{broadcast, watch};
 
@@ -58,11 +61,32 @@ pub struct TopicBroadcast {
     pub broadcast: Broadcast,
 }
 
+/// An open socket as `GET /emulator/v1/realtime/sockets` shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SocketView {
+    pub id: u64,
+    pub vsn: &'static str,
+    /// By topic.
+    pub channels: Vec<ChannelView>,
+}
+
+/// A joined channel: who it acts for, from its access token.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ChannelView {
+    pub topic: String,
+    pub role: &'static str,
+    /// The user's id (`sub`) of a user's token.
+    pub sub: Option<String>,
+}
+
+type Views = Arc<Mutex<BTreeMap<u64, SocketView>>>;
+
 #[derive(Debug)]
 pub struct Hub {
     pub limits: RealtimeLimits,
     bus: broadcast::Sender<Event>,
     open: Arc<AtomicUsize>,
+    views: Views,
     next_socket: AtomicU64,
     drops: watch::Sender<u64>,
 }
@@ -74,6 +98,7 @@ impl Hub {
             limits,
             bus,
             open: Arc::default(),
+            views: Arc::default(),
             next_socket: AtomicU64::new(1),
             drops: watch::Sender::new(0),
         }
@@ -92,15 +117,40 @@ impl Hub {
     }
 
     /// Registers an open socket: its id, its view of the bus from now on, the drop switch, and a
-    /// guard that counts it until dropped.
-    pub fn open(&self) -> OpenSocket {
+    /// guard that counts and shows it until dropped.
+    pub fn open(&self, vsn: &'static str) -> OpenSocket {
+        let id = self.next_socket.fetch_add(1, Ordering::Relaxed);
         self.open.fetch_add(1, Ordering::SeqCst);
+        lock(&self.views).insert(
+            id,
+            SocketView {
+                id,
+                vsn,
+                channels: Vec::new(),
+            },
+        );
         OpenSocket {
-            id: self.next_socket.fetch_add(1, Ordering::Relaxed),
+            id,
             events: self.bus.subscribe(),
             drops: self.drops.subscribe(),
-            count: SocketCount(Arc::clone(&self.open)),
+            count: SocketCount {
+                open: Arc::clone(&self.open),
+                views: Arc::clone(&self.views),
+                id,
+            },
         }
+    }
+
+    /// Replaces what socket `id` shows of its channels.
+    pub fn show(&self, id: u64, channels: Vec<ChannelView>) {
+        if let Some(view) = lock(&self.views).get_mut(&id) {
+            view.channels = channels;
+        }
+    }
+
+    /// The open sockets, oldest first.
+    pub fn sockets(&self) -> Vec<SocketView> {
+        lock(&self.views).values().cloned().collect()
     }
 
     /// Sockets open now.
@@ -126,12 +176,25 @@ pub struct OpenSocket {
     pub count: SocketCount,
 }
 
-/// Counts a socket as open until dropped.
+/// Counts and shows a socket as open until dropped.
 #[derive(Debug)]
-pub struct SocketCount(Arc<AtomicUsize>);
+pub struct SocketCount {
+    open: Arc<AtomicUsize>,
+    views: Views,
+    id: u64,
+}
 
 impl Drop for SocketCount {
     fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
+        lock(&self.views).remove(&self.id);
+        self.open.fetch_sub(1, Ordering::SeqCst);
     }
+}
+
+/// The views stay consistent whatever panicked while holding the lock: each change is one insert,
+/// replace or remove.
+fn lock(views: &Mutex<BTreeMap<u64, SocketView>>) -> MutexGuard<'_, BTreeMap<u64, SocketView>> {
+    views
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }

@@ -8,10 +8,11 @@
 use crate::clock::Clock;
 use crate::keys::{Keys, Role};
 use crate::realtime::access;
+use crate::realtime::access::ChannelAccess;
 use crate::realtime::binding::{self, Binding};
 use crate::realtime::change::Change;
 use crate::realtime::frame::{self, Broadcast, Message, Outgoing, Payload, Vsn};
-use crate::realtime::hub::{Event, Hub, TopicBroadcast};
+use crate::realtime::hub::{ChannelView, Event, Hub, TopicBroadcast};
 use axum::extract::ws::{CloseFrame, Message as WsMessage, WebSocket};
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -36,7 +37,7 @@ pub struct Connection {
 #[derive(Debug)]
 struct Channel {
     join_ref: Option<String>,
-    role: Role,
+    access: ChannelAccess,
     bindings: Vec<Binding>,
     broadcast_self: bool,
     broadcast_ack: bool,
@@ -59,7 +60,7 @@ struct Socket {
 }
 
 pub async fn serve(ws: WebSocket, connection: Connection, hub: Arc<Hub>) {
-    let open = hub.open();
+    let open = hub.open(connection.vsn.name());
     let (mut events, mut drops, _count) = (open.events, open.drops, open.count);
     drops.mark_unchanged();
     let timeout = hub.limits.timeout;
@@ -202,8 +203,8 @@ impl Socket {
             return self.refuse(message, &reason).await;
         }
         let token = payload.get("access_token").and_then(Value::as_str);
-        let role = match self.channel_role(token) {
-            Ok(role) => role,
+        let access = match self.channel_role(token) {
+            Ok(access) => access,
             Err(error) => return self.refuse(message, &error.0).await,
         };
         if rejoin {
@@ -220,7 +221,7 @@ impl Socket {
         };
         let channel = Channel {
             join_ref: message.join_ref.clone(),
-            role,
+            access,
             bindings: requested
                 .iter()
                 .filter_map(|entry| entry.outcome.clone().ok())
@@ -229,6 +230,7 @@ impl Socket {
             broadcast_ack: flag("ack"),
         };
         self.channels.insert(message.topic.clone(), channel);
+        self.show();
         let replies: Vec<Value> = requested.iter().map(|entry| entry.reply.clone()).collect();
         self.reply(message, "ok", json!({"postgres_changes": replies}))
             .await?;
@@ -265,7 +267,22 @@ impl Socket {
             .await
     }
 
-    fn channel_role(&self, token: Option<&str>) -> Result<Role, access::AccessError> {
+    /// Tells the hub which channels this socket has joined, and for whom.
+    fn show(&self) {
+        let mut channels: Vec<ChannelView> = self
+            .channels
+            .iter()
+            .map(|(topic, channel)| ChannelView {
+                topic: topic.clone(),
+                role: channel.access.role.name(),
+                sub: channel.access.subject.clone(),
+            })
+            .collect();
+        channels.sort_by(|left, right| left.topic.cmp(&right.topic));
+        self.hub.show(self.id, channels);
+    }
+
+    fn channel_role(&self, token: Option<&str>) -> Result<ChannelAccess, access::AccessError> {
         let connection = &self.connection;
         access::channel_role(
             &connection.keys,
@@ -286,6 +303,7 @@ impl Socket {
         let Some(channel) = self.channels.remove(topic) else {
             return Ok(());
         };
+        self.show();
         let join_ref = channel.join_ref;
         self.push(
             join_ref.as_deref(),
@@ -304,10 +322,11 @@ impl Socket {
             Payload::BinaryBroadcast { .. } => None,
         };
         match self.channel_role(token) {
-            Ok(role) => {
+            Ok(access) => {
                 if let Some(channel) = self.channels.get_mut(&message.topic) {
-                    channel.role = role;
+                    channel.access = access;
                 }
+                self.show();
                 self.reply(message, "ok", json!({})).await
             }
             Err(error) => {
@@ -341,7 +360,7 @@ impl Socket {
     async fn deliver_change(&mut self, change: &Change) -> Result<(), End> {
         let mut messages = Vec::new();
         for (topic, channel) in &self.channels {
-            if !change.visible_to(channel.role) {
+            if !change.visible_to(channel.access.role) {
                 continue;
             }
             let ids: Vec<u32> = channel
