@@ -264,3 +264,24 @@ test('httpSend reaches a subscribed client through the HTTP endpoint', async (t)
   const message = await eventually(() => heard[0], 'the broadcast');
   assert.deepEqual(message, { type: 'broadcast', event: 'ping', payload: { n: 1 } });
 });
+
+test('presence: a tracked state reaches another client, and leaves when its socket goes', async (t) => {
+  const backend = await startBackend(t);
+  const ann = ownClient(backend);
+  const bea = ownClient(backend);
+  t.after(() => bea.removeAllChannels());
+  const annChannel = ann.channel('cache-gc1', { config: { presence: { key: 'ann' } } }).on('presence', { event: 'sync' }, () => {});
+  /** @type {string[]} */
+  const leaves = [];
+  const beaChannel = bea
+    .channel('cache-gc1', { config: { presence: { key: 'bea' } } })
+    .on('presence', { event: 'leave' }, ({ key }) => leaves.push(key));
+  await subscribed(annChannel);
+  await subscribed(beaChannel);
+  assert.equal(await annChannel.track({ at: 'GC1' }), 'ok');
+  const state = await eventually(() => beaChannel.presenceState().ann, "ann's presence");
+  assert.equal(/** @type {any} */ (state[0]).at, 'GC1');
+  await ann.removeAllChannels();
+  await eventually(() => (leaves.includes('ann') ? true : undefined), 'ann leaving');
+  assert.equal(beaChannel.presenceState().ann, undefined);
+});

@@ -9,7 +9,9 @@
 
 use crate::realtime::change::Change;
 use crate::realtime::frame::Broadcast;
+use crate::realtime::presence::{Diff, Presences};
 use serde::Serialize;
+use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -50,6 +52,7 @@ impl Default for RealtimeLimits {
 pub enum Event {
     Change(Arc<Change>),
     Broadcast(Arc<TopicBroadcast>),
+    Presence(Arc<Diff>),
 }
 
 /// A broadcast on a topic, and the socket it came from (to honour `self: false`).
@@ -87,6 +90,7 @@ pub struct Hub {
     bus: broadcast::Sender<Event>,
     open: Arc<AtomicUsize>,
     views: Views,
+    presences: Arc<Mutex<Presences>>,
     next_socket: AtomicU64,
     drops: watch::Sender<u64>,
 }
@@ -99,6 +103,7 @@ impl Hub {
             bus,
             open: Arc::default(),
             views: Arc::default(),
+            presences: Arc::default(),
             next_socket: AtomicU64::new(1),
             drops: watch::Sender::new(0),
         }
@@ -136,8 +141,31 @@ impl Hub {
             count: SocketCount {
                 open: Arc::clone(&self.open),
                 views: Arc::clone(&self.views),
+                presences: Arc::clone(&self.presences),
+                bus: self.bus.clone(),
                 id,
             },
+        }
+    }
+
+    /// A topic's `presence_state`.
+    pub fn presence_state(&self, topic: &str) -> Value {
+        lock(&self.presences).state(topic)
+    }
+
+    /// Socket `id` tracks `state` under `key` on `topic`; the diff goes out under the lock, so
+    /// every socket sees a topic's diffs in the order they were made.
+    pub fn track(&self, topic: &str, key: &str, id: u64, state: Map<String, Value>) {
+        let mut presences = lock(&self.presences);
+        let diff = presences.track(topic, key, id, state);
+        let _ = self.bus.send(Event::Presence(Arc::new(diff)));
+    }
+
+    /// Socket `id` stops tracking on `topic`.
+    pub fn untrack(&self, topic: &str, id: u64) {
+        let mut presences = lock(&self.presences);
+        if let Some(diff) = presences.untrack(topic, id) {
+            let _ = self.bus.send(Event::Presence(Arc::new(diff)));
         }
     }
 
@@ -176,25 +204,33 @@ pub struct OpenSocket {
     pub count: SocketCount,
 }
 
-/// Counts and shows a socket as open until dropped.
+/// Counts and shows a socket as open until dropped, when whatever it tracked leaves.
 #[derive(Debug)]
 pub struct SocketCount {
     open: Arc<AtomicUsize>,
     views: Views,
+    presences: Arc<Mutex<Presences>>,
+    bus: broadcast::Sender<Event>,
     id: u64,
 }
 
 impl Drop for SocketCount {
     fn drop(&mut self) {
+        {
+            let mut presences = lock(&self.presences);
+            for diff in presences.drop_socket(self.id) {
+                let _ = self.bus.send(Event::Presence(Arc::new(diff)));
+            }
+        }
         lock(&self.views).remove(&self.id);
         self.open.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
-/// The views stay consistent whatever panicked while holding the lock: each change is one insert,
-/// replace or remove.
-fn lock(views: &Mutex<BTreeMap<u64, SocketView>>) -> MutexGuard<'_, BTreeMap<u64, SocketView>> {
-    views
+/// The shared maps stay consistent whatever panicked while holding their lock: each change is
+/// made whole before anything can fail.
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }

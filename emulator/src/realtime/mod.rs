@@ -14,8 +14,9 @@
 //! A channel joined with `config.postgres_changes` receives the committed changes of
 //! `public.geocache_logs` that its entries match ([`binding`], [`filter`]) and its role may read
 //! ([`change`], [`access`]); `config.broadcast` sets whether the sender hears its own broadcasts
-//! (`self`) and whether they are acknowledged (`ack`). Presence is not served: a `presence` push
-//! is refused.
+//! (`self`) and whether they are acknowledged (`ack`); `config.presence` (`enabled`, `key`) turns on
+//! `presence_state` and `presence_diff` for the channel, and `presence` pushes track and untrack
+//! ([`presence`]).
 
 pub mod access;
 pub mod binding;
@@ -24,6 +25,7 @@ pub mod filter;
 pub mod frame;
 pub mod http;
 pub mod hub;
+pub mod presence;
 pub mod socket;
 
 use crate::error::ApiError;

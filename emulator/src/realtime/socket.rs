@@ -5,6 +5,7 @@
 //! sends nothing (not even a heartbeat) for the timeout is closed; one that falls too far behind
 //! the bus is closed with 1011 rather than skipping events.
 
+use crate::auth::random;
 use crate::clock::Clock;
 use crate::keys::{Keys, Role};
 use crate::realtime::access;
@@ -13,6 +14,7 @@ use crate::realtime::binding::{self, Binding};
 use crate::realtime::change::Change;
 use crate::realtime::frame::{self, Broadcast, Message, Outgoing, Payload, Vsn};
 use crate::realtime::hub::{ChannelView, Event, Hub, TopicBroadcast};
+use crate::realtime::presence;
 use axum::extract::ws::{CloseFrame, Message as WsMessage, WebSocket};
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -41,6 +43,10 @@ struct Channel {
     bindings: Vec<Binding>,
     broadcast_self: bool,
     broadcast_ack: bool,
+    /// Whether presence events are sent to this channel.
+    presence_enabled: bool,
+    /// The key this channel tracks under: `config.presence.key`, else a random one.
+    presence_key: String,
 }
 
 /// Why the loop ends.
@@ -89,6 +95,7 @@ pub async fn serve(ws: WebSocket, connection: Connection, hub: Arc<Hub>) {
                 let step = match event {
                     Ok(Event::Change(change)) => socket.deliver_change(&change).await,
                     Ok(Event::Broadcast(broadcast)) => socket.deliver_broadcast(&broadcast).await,
+                    Ok(Event::Presence(diff)) => socket.deliver_presence(&diff).await,
                     Err(RecvError::Lagged(_)) => Err(End::Close(1011, "too slow: events were pending")),
                     Err(RecvError::Closed) => Err(End::Gone),
                 };
@@ -166,6 +173,7 @@ impl Socket {
             (_, "phx_leave") => self.leave(&message).await,
             (_, "access_token") => self.access_token(&message).await,
             (_, "broadcast") => self.broadcast(&message).await,
+            (_, "presence") => self.presence(&message).await,
             (_, event) => {
                 let reason = format!("unknown event: {event}");
                 self.refuse(&message, &reason).await
@@ -219,6 +227,25 @@ impl Socket {
                 .and_then(Value::as_bool)
                 .unwrap_or(false)
         };
+        let presence = config.get("presence");
+        let presence_enabled = presence
+            .and_then(|settings| settings.get("enabled"))
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
+        let presence_key = match presence
+            .and_then(|settings| settings.get("key"))
+            .and_then(Value::as_str)
+        {
+            Some(key) if !key.is_empty() => key.to_owned(),
+            _ => match random::uuid() {
+                Ok(uuid) => uuid.to_string(),
+                Err(_) => {
+                    return self
+                        .refuse(message, "no random source for a presence key")
+                        .await
+                }
+            },
+        };
         let channel = Channel {
             join_ref: message.join_ref.clone(),
             access,
@@ -228,12 +255,26 @@ impl Socket {
                 .collect(),
             broadcast_self: flag("self"),
             broadcast_ack: flag("ack"),
+            presence_enabled,
+            presence_key,
         };
         self.channels.insert(message.topic.clone(), channel);
         self.show();
         let replies: Vec<Value> = requested.iter().map(|entry| entry.reply.clone()).collect();
         self.reply(message, "ok", json!({"postgres_changes": replies}))
             .await?;
+        if presence_enabled {
+            let state = self.hub.presence_state(&message.topic);
+            let join_ref = message.join_ref.clone();
+            self.push(
+                join_ref.as_deref(),
+                None,
+                &message.topic,
+                "presence_state",
+                &state,
+            )
+            .await?;
+        }
         if requested.is_empty() {
             return Ok(());
         }
@@ -303,6 +344,7 @@ impl Socket {
         let Some(channel) = self.channels.remove(topic) else {
             return Ok(());
         };
+        self.hub.untrack(topic, self.id);
         self.show();
         let join_ref = channel.join_ref;
         self.push(
@@ -355,6 +397,53 @@ impl Socket {
             self.reply(message, "ok", json!({})).await?;
         }
         Ok(())
+    }
+
+    /// `{type: "presence", event: "track" | "untrack", payload}`.
+    async fn presence(&mut self, message: &Message) -> Result<(), End> {
+        let Payload::Json(payload) = &message.payload else {
+            return self.refuse(message, "malformed presence").await;
+        };
+        let Some(key) = self
+            .channels
+            .get(&message.topic)
+            .map(|channel| channel.presence_key.clone())
+        else {
+            return self.refuse(message, "unmatched topic").await;
+        };
+        match payload.get("event").and_then(Value::as_str) {
+            Some("track") => {
+                let state = match payload.get("payload") {
+                    Some(Value::Object(state)) => state.clone(),
+                    None | Some(Value::Null) => serde_json::Map::new(),
+                    Some(_) => {
+                        return self
+                            .refuse(message, "a presence payload is an object")
+                            .await
+                    }
+                };
+                self.hub.track(&message.topic, &key, self.id, state);
+            }
+            Some("untrack") => self.hub.untrack(&message.topic, self.id),
+            _ => {
+                return self
+                    .refuse(message, "a presence event is track or untrack")
+                    .await
+            }
+        }
+        self.reply(message, "ok", json!({})).await
+    }
+
+    async fn deliver_presence(&mut self, diff: &presence::Diff) -> Result<(), End> {
+        let enabled = self
+            .channels
+            .get(&diff.topic)
+            .is_some_and(|channel| channel.presence_enabled);
+        if !enabled {
+            return Ok(());
+        }
+        self.push(None, None, &diff.topic, "presence_diff", &diff.payload())
+            .await
     }
 
     async fn deliver_change(&mut self, change: &Change) -> Result<(), End> {
