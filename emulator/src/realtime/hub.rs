@@ -138,7 +138,7 @@ impl Hub {
             id,
             events: self.bus.subscribe(),
             drops: self.drops.subscribe(),
-            count: SocketCount {
+            registration: Registration {
                 open: Arc::clone(&self.open),
                 views: Arc::clone(&self.views),
                 presences: Arc::clone(&self.presences),
@@ -201,12 +201,12 @@ pub struct OpenSocket {
     pub id: u64,
     pub events: broadcast::Receiver<Event>,
     pub drops: watch::Receiver<u64>,
-    pub count: SocketCount,
+    pub registration: Registration,
 }
 
 /// Counts and shows a socket as open until dropped, when whatever it tracked leaves.
 #[derive(Debug)]
-pub struct SocketCount {
+pub struct Registration {
     open: Arc<AtomicUsize>,
     views: Views,
     presences: Arc<Mutex<Presences>>,
@@ -214,7 +214,7 @@ pub struct SocketCount {
     id: u64,
 }
 
-impl Drop for SocketCount {
+impl Drop for Registration {
     fn drop(&mut self) {
         {
             let mut presences = lock(&self.presences);

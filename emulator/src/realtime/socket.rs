@@ -67,7 +67,7 @@ struct Socket {
 
 pub async fn serve(ws: WebSocket, connection: Connection, hub: Arc<Hub>) {
     let open = hub.open(connection.vsn.name());
-    let (mut events, mut drops, _count) = (open.events, open.drops, open.count);
+    let (mut events, mut drops, _registration) = (open.events, open.drops, open.registration);
     drops.mark_unchanged();
     let timeout = hub.limits.timeout;
     let mut socket = Socket {
