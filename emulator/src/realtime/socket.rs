@@ -2,8 +2,9 @@
 //!
 //! One task per socket reads the client's frames and the hub's bus in turn, so everything the
 //! socket sends (replies, changes, broadcasts) goes out in the order it happened. A socket that
-//! sends nothing (not even a heartbeat) for the timeout is closed; one that falls too far behind
-//! the bus is closed with 1011 rather than skipping events.
+//! sends nothing (not even a heartbeat) for the timeout is closed, and so is one that reads nothing
+//! for as long; one that falls too far behind the bus is closed with 1011 rather than skipping
+//! events.
 
 use crate::auth::random;
 use crate::clock::Clock;
@@ -120,7 +121,11 @@ impl Socket {
             Outgoing::Text(text) => WsMessage::Text(text.into()),
             Outgoing::Binary(bytes) => WsMessage::Binary(bytes.into()),
         };
-        self.ws.send(message).await.map_err(|_| End::Gone)
+        // A client that stops reading would hold the send (and so the socket) forever.
+        match tokio::time::timeout(self.hub.limits.timeout, self.ws.send(message)).await {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(_)) | Err(_) => Err(End::Gone),
+        }
     }
 
     async fn push(
