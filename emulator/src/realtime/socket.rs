@@ -80,6 +80,7 @@ pub async fn serve(ws: WebSocket, connection: Connection, hub: Arc<Hub>) {
     };
     let mut deadline = Instant::now() + timeout;
     let end = loop {
+        let expiry = socket.next_expiry();
         tokio::select! {
             frame = socket.ws.recv() => {
                 let Some(Ok(frame)) = frame else { break End::Gone };
@@ -104,6 +105,9 @@ pub async fn serve(ws: WebSocket, connection: Connection, hub: Arc<Hub>) {
             }
             _ = drops.changed() => return,
             () = sleep_until(deadline) => break End::Close(1000, "timeout"),
+            () = sleep_until(expiry.unwrap_or(deadline)), if expiry.is_some() => {
+                if let Err(end) = socket.close_expired().await { break end; }
+            }
         }
     };
     if let End::Close(code, reason) = end {
@@ -311,6 +315,48 @@ impl Socket {
         let join_ref = message.join_ref.clone();
         self.push(join_ref.as_deref(), None, &message.topic, "system", payload)
             .await
+    }
+
+    /// When the first channel's token expires.
+    fn next_expiry(&self) -> Option<Instant> {
+        let now = self.connection.clock.now_seconds();
+        self.channels
+            .values()
+            .filter_map(|channel| channel.access.expires_at)
+            .min()
+            .map(|exp| {
+                let seconds = u64::try_from(exp.saturating_sub(now)).unwrap_or(0);
+                Instant::now() + std::time::Duration::from_secs(seconds)
+            })
+    }
+
+    /// Closes every channel whose token has expired, as hosted Realtime does: a `system` error,
+    /// then `phx_close`. A client keeps its channels by sending a fresh `access_token` in time.
+    async fn close_expired(&mut self) -> Result<(), End> {
+        let now = self.connection.clock.now_seconds();
+        let mut expired: Vec<(String, Option<String>)> = self
+            .channels
+            .iter()
+            .filter(|(_, channel)| channel.access.expires_at.is_some_and(|exp| exp <= now))
+            .map(|(topic, channel)| (topic.clone(), channel.join_ref.clone()))
+            .collect();
+        expired.sort();
+        for (topic, join_ref) in expired {
+            let name = topic
+                .strip_prefix(TOPIC_PREFIX)
+                .unwrap_or(&topic)
+                .to_owned();
+            let status = json!({
+                "extension": "system",
+                "status": "error",
+                "message": "Token has expired",
+                "channel": name,
+            });
+            self.push(join_ref.as_deref(), None, &topic, "system", &status)
+                .await?;
+            self.close_channel(&topic).await?;
+        }
+        Ok(())
     }
 
     /// Tells the hub which channels this socket has joined, and for whom.
