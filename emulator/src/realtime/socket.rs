@@ -11,10 +11,11 @@ use crate::clock::Clock;
 use crate::keys::{Keys, Role};
 use crate::realtime::access;
 use crate::realtime::access::ChannelAccess;
-use crate::realtime::binding::{self, Binding};
+use crate::realtime::binding::Binding;
 use crate::realtime::change::Change;
 use crate::realtime::frame::{self, Broadcast, Message, Outgoing, Payload, Vsn};
 use crate::realtime::hub::{ChannelView, Event, Hub, TopicBroadcast};
+use crate::realtime::join::JoinConfig;
 use crate::realtime::presence;
 use axum::extract::ws::{CloseFrame, Message as WsMessage, WebSocket};
 use serde_json::{json, Value};
@@ -212,8 +213,8 @@ impl Socket {
                 )
                 .await;
         }
-        let config = payload.get("config").cloned().unwrap_or_else(|| json!({}));
-        if config.get("private").and_then(Value::as_bool) == Some(true) {
+        let config = JoinConfig::read(payload.get("config").unwrap_or(&Value::Null));
+        if config.private {
             let reason = format!(
                 "Unauthorized: You do not have permissions to read from this Channel topic: {name}"
             );
@@ -224,37 +225,25 @@ impl Socket {
             Ok(access) => access,
             Err(error) => return self.refuse(message, &error.0).await,
         };
+        // Without a key of its own, a channel tracks under a random one, as Realtime's.
+        let presence_key = match config
+            .presence_key
+            .clone()
+            .map_or_else(|| random::uuid().map(|id| id.to_string()), Ok)
+        {
+            Ok(key) => key,
+            Err(_) => {
+                return self
+                    .refuse(message, "no random source for a presence key")
+                    .await
+            }
+        };
         if rejoin {
             // Phoenix closes a topic's earlier join when the same socket joins it again.
             self.close_channel(&message.topic).await?;
         }
-        let requested = binding::requested(&config);
-        let broadcast = config.get("broadcast");
-        let flag = |key: &str| {
-            broadcast
-                .and_then(|settings| settings.get(key))
-                .and_then(Value::as_bool)
-                .unwrap_or(false)
-        };
-        let presence = config.get("presence");
-        let presence_enabled = presence
-            .and_then(|settings| settings.get("enabled"))
-            .and_then(Value::as_bool)
-            .unwrap_or(false);
-        let presence_key = match presence
-            .and_then(|settings| settings.get("key"))
-            .and_then(Value::as_str)
-        {
-            Some(key) if !key.is_empty() => key.to_owned(),
-            _ => match random::uuid() {
-                Ok(uuid) => uuid.to_string(),
-                Err(_) => {
-                    return self
-                        .refuse(message, "no random source for a presence key")
-                        .await
-                }
-            },
-        };
+        let requested = config.postgres_changes;
+        let presence_enabled = config.presence_enabled;
         let channel = Channel {
             join_ref: message.join_ref.clone(),
             access,
@@ -262,8 +251,8 @@ impl Socket {
                 .iter()
                 .filter_map(|entry| entry.outcome.clone().ok())
                 .collect(),
-            broadcast_self: flag("self"),
-            broadcast_ack: flag("ack"),
+            broadcast_self: config.broadcast_self,
+            broadcast_ack: config.broadcast_ack,
             presence_enabled,
             presence_key,
         };
