@@ -11,6 +11,8 @@
 //! - `/emulator/v1/faults`: the fault plan for tests, service-role keys only ([`faults`]).
 //! - `/storage/v1/...`: the Storage subset: buckets, objects, public and signed URLs
 //!   ([`storage`]).
+//! - `/realtime/v1/websocket`, `/realtime/v1/api/broadcast`: Realtime's channels, changes of
+//!   `geocache_logs` and broadcasts, behind the key check ([`realtime`]).
 
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
@@ -31,6 +33,7 @@ pub mod internal_cause;
 pub mod keys;
 mod linger;
 pub mod private_file;
+pub mod realtime;
 pub mod rest;
 pub mod server;
 mod sms_outbox;
@@ -63,6 +66,7 @@ pub fn app(state: AppState) -> Router {
         .merge(sms_outbox::router(state.clone()))
         .merge(faults::router(state.clone()))
         .merge(storage::router(state.clone()))
+        .merge(realtime::router(state.clone()))
         .fallback(no_route)
         // The gateway enforces `--max-body-bytes`; axum's own 2 MB default would cut it short.
         .layer(DefaultBodyLimit::disable())
@@ -152,7 +156,8 @@ pub async fn serve(config: Config) -> Result<(), ServeError> {
         .with_auth_settings(config.auth_settings_with_file(api_url(&config.host, address), &file))
         .with_max_body_bytes(config.max_body_bytes)
         .with_trusted_proxies(config.trusted_proxy.clone())
-        .with_sign_limits(config.sign_limits(&file));
+        .with_sign_limits(config.sign_limits(&file))
+        .with_realtime_limits(config.realtime_limits());
     let limits = config.connection_limits();
     if let Some(plan) = config.faults {
         eprintln!(
@@ -161,9 +166,13 @@ pub async fn serve(config: Config) -> Result<(), ServeError> {
         );
         state.faults.install(plan);
     }
+    // Listening for SIGINT/SIGTERM starts before the startup lines say the server is up: a
+    // signal sent before the serve loop first polled a lazily installed handler killed the
+    // process instead of stopping it.
+    let shutdown = shutdown_signal();
     print_startup_lines(&state).map_err(ServeError::Io)?;
     let storage = std::sync::Arc::clone(&state.storage);
-    let served = run_with_limits(listener, state, limits, shutdown_signal()).await;
+    let served = run_with_limits(listener, state, limits, shutdown).await;
     // A throwaway file store (`--db :memory:`) goes with the process.
     let released = storage.release();
     served.map_err(ServeError::Io)?;
@@ -198,27 +207,40 @@ fn api_url(host: &str, address: SocketAddr) -> String {
     }
 }
 
-async fn shutdown_signal() {
-    let interrupt = async {
-        // If the handler cannot be installed, only SIGTERM stops the server.
-        if tokio::signal::ctrl_c().await.is_err() {
-            std::future::pending::<()>().await;
-        }
-    };
+/// Completes on SIGINT or SIGTERM; the handlers are installed when this is called, not when
+/// the future is first polled.
+fn shutdown_signal() -> impl Future<Output = ()> {
     #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
+    let (interrupt, terminate) = {
+        use tokio::signal::unix::{signal, SignalKind};
+        (
+            signal(SignalKind::interrupt()).ok(),
+            signal(SignalKind::terminate()).ok(),
+        )
     };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        () = interrupt => {}
-        () = terminate => {}
+    async move {
+        #[cfg(unix)]
+        {
+            // A handler that cannot be installed leaves the other signal to stop the server.
+            let wait = |signal: Option<tokio::signal::unix::Signal>| async move {
+                match signal {
+                    Some(mut signal) => {
+                        signal.recv().await;
+                    }
+                    None => std::future::pending::<()>().await,
+                }
+            };
+            tokio::select! {
+                () = wait(interrupt) => {}
+                () = wait(terminate) => {}
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            if tokio::signal::ctrl_c().await.is_err() {
+                std::future::pending::<()>().await;
+            }
+        }
     }
 }
 

@@ -7,6 +7,7 @@ use crate::clock::Clock;
 use crate::db::{Database, DbLocation, OpenError};
 use crate::faults::injector::FaultInjector;
 use crate::keys::Keys;
+use crate::realtime::hub::{Hub, RealtimeLimits};
 use crate::rest::sign_limit::{SignLimiter, SignLimits};
 use crate::storage::settings::StorageSettings;
 use std::net::IpAddr;
@@ -39,6 +40,8 @@ pub struct AppState {
     pub sign_limit: Arc<SignLimiter>,
     /// Where object bytes live, the storage policies and the size cap.
     pub storage: Arc<StorageSettings>,
+    /// Realtime's sockets, limits and the bus that carries committed changes to them.
+    pub realtime: Arc<Hub>,
 }
 
 impl AppState {
@@ -56,6 +59,14 @@ impl AppState {
             trusted_proxies: Arc::default(),
             sign_limit: Arc::new(SignLimiter::new(SignLimits::default())),
             storage: Arc::new(StorageSettings::default()),
+            realtime: Arc::new(Hub::new(RealtimeLimits::default())),
+        }
+    }
+
+    pub fn with_realtime_limits(self, limits: RealtimeLimits) -> AppState {
+        AppState {
+            realtime: Arc::new(Hub::new(limits)),
+            ..self
         }
     }
 

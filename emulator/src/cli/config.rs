@@ -7,6 +7,11 @@ use crate::db::DbLocation;
 use crate::faults::plan::{self, FaultPlan};
 use crate::keys::api_keys;
 use crate::keys::Keys;
+use crate::realtime::hub::{
+    RealtimeLimits, DEFAULT_MAX_CHANNELS as DEFAULT_REALTIME_MAX_CHANNELS,
+    DEFAULT_MAX_CONNECTIONS as DEFAULT_REALTIME_MAX_CONNECTIONS,
+    DEFAULT_TIMEOUT_SECONDS as DEFAULT_REALTIME_TIMEOUT_SECONDS,
+};
 use crate::rest::sign_limit::{
     SignLimits, DEFAULT_MAX_SIGNS_PER_ADDRESS_MINUTE, DEFAULT_MAX_SIGNS_PER_MINUTE,
     DEFAULT_MAX_SIGNS_PER_REQUEST,
@@ -28,8 +33,9 @@ use std::time::Duration;
 /// A local Supabase-compatible backend for the geocache logbook: the PostgREST subset for
 /// `public.geocache_logs`, the auth server (/auth/v1: email sign-up and sign-in, refresh
 /// tokens, TOTP and phone MFA, SMS codes readable at GET /emulator/v1/sms with the service_role
-/// key) and Storage (/storage/v1: buckets, objects, public and signed URLs; bytes in `storage/`
-/// beside the database), stored in SQLite.
+/// key), Storage (/storage/v1: buckets, objects, public and signed URLs; bytes in `storage/`
+/// beside the database), stored in SQLite, and Realtime (/realtime/v1/websocket: the table's
+/// changes, broadcast and presence over Phoenix channels).
 ///
 /// After binding it prints `API URL: ...`, `anon key: ...`, `service_role key: ...`,
 /// `Publishable key: sb_publishable_...` and `Secret key: sb_secret_...`, one per line, and serves
@@ -40,7 +46,9 @@ use std::time::Duration;
 /// For tests, faults can be injected into /rest/v1 and /auth/v1 (latency, 5xx answers, dropped
 /// connections, broken bodies, responses out of order) with --faults or, while running, through
 /// /emulator/v1/faults (GET reads the plan and its counters, POST installs one, DELETE clears
-/// it; the secret key or the service_role key in the `apikey` header).
+/// it; the secret key or the service_role key in the `apikey` header). GET
+/// /emulator/v1/realtime/sockets lists the open Realtime sockets and their channels, and DELETE
+/// drops them all, as a restart would (same key).
 #[derive(Debug, Clone, Parser)]
 #[command(name = "geocache-emulator", version)]
 pub struct Config {
@@ -258,6 +266,38 @@ pub struct Config {
         value_parser = clap::value_parser!(u64).range(1..)
     )]
     pub storage_max_file_size: u64,
+
+    /// Realtime sockets served at once (hosted Free plan: 200); a join on a socket beyond it is
+    /// refused with `ConnectionRateLimitReached: Too many connected users`.
+    #[arg(
+        long,
+        env = "GEOCACHE_EMULATOR_REALTIME_MAX_CONNECTIONS",
+        value_name = "N",
+        default_value_t = DEFAULT_REALTIME_MAX_CONNECTIONS,
+        value_parser = clap::value_parser!(u32).range(1..=65_536).map(|n| n as usize)
+    )]
+    pub realtime_max_connections: usize,
+
+    /// Channels one Realtime socket may join (hosted: 100); more are refused with
+    /// `ChannelRateLimitReached: Too many channels`.
+    #[arg(
+        long,
+        env = "GEOCACHE_EMULATOR_REALTIME_MAX_CHANNELS",
+        value_name = "N",
+        default_value_t = DEFAULT_REALTIME_MAX_CHANNELS,
+        value_parser = clap::value_parser!(u32).range(1..=10_000).map(|n| n as usize)
+    )]
+    pub realtime_max_channels: usize,
+
+    /// Seconds a Realtime socket may stay silent (no heartbeat, no message) before it is closed.
+    #[arg(
+        long,
+        env = "GEOCACHE_EMULATOR_REALTIME_TIMEOUT",
+        value_name = "SECONDS",
+        default_value_t = DEFAULT_REALTIME_TIMEOUT_SECONDS,
+        value_parser = clap::value_parser!(u64).range(1..=3600)
+    )]
+    pub realtime_timeout: u64,
 }
 
 const FAULTS_HELP: &str = "\
@@ -305,6 +345,16 @@ impl Config {
             header_read_timeout: Duration::from_secs(self.header_read_timeout),
             idle_timeout: Duration::from_secs(self.idle_timeout),
             max_connections: self.max_connections,
+        }
+    }
+
+    /// Realtime's caps and its silent-socket timeout.
+    pub fn realtime_limits(&self) -> RealtimeLimits {
+        RealtimeLimits {
+            max_connections: self.realtime_max_connections,
+            max_channels: self.realtime_max_channels,
+            timeout: Duration::from_secs(self.realtime_timeout),
+            ..RealtimeLimits::default()
         }
     }
 
@@ -785,6 +835,45 @@ mod tests {
             assert!(
                 Config::try_parse_from(["geocache-emulator", flag, value]).is_err(),
                 "{flag} {value}"
+            );
+        }
+    }
+
+    #[test]
+    fn realtime_limits_default_to_hosted_free_plan_and_come_from_flags() {
+        let config = Config::try_parse_from(["geocache-emulator"]).unwrap();
+        assert_eq!(config.realtime_limits(), RealtimeLimits::default());
+        assert_eq!(
+            (
+                RealtimeLimits::default().max_connections,
+                RealtimeLimits::default().max_channels,
+                RealtimeLimits::default().timeout
+            ),
+            (200, 100, Duration::from_secs(60))
+        );
+        let config = Config::try_parse_from([
+            "geocache-emulator",
+            "--realtime-max-connections",
+            "3",
+            "--realtime-max-channels",
+            "4",
+            "--realtime-timeout",
+            "5",
+        ])
+        .unwrap();
+        let limits = config.realtime_limits();
+        assert_eq!(
+            (limits.max_connections, limits.max_channels, limits.timeout),
+            (3, 4, Duration::from_secs(5))
+        );
+        for flag in [
+            "--realtime-max-connections",
+            "--realtime-max-channels",
+            "--realtime-timeout",
+        ] {
+            assert!(
+                Config::try_parse_from(["geocache-emulator", flag, "0"]).is_err(),
+                "{flag}"
             );
         }
     }
