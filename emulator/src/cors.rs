@@ -6,10 +6,12 @@
 use axum::http::{HeaderName, Method};
 use tower_http::cors::{AllowHeaders, AllowOrigin, CorsLayer};
 
-const EXPOSED_HEADERS: [&str; 3] = [
+const EXPOSED_HEADERS: [&str; 4] = [
     "content-range",
     "preference-applied",
     "x-supabase-api-version",
+    // Edge Functions' relay errors: functions-js reads it to tell them from the function's own.
+    "x-relay-error",
 ];
 
 pub fn layer() -> CorsLayer {

@@ -8,6 +8,8 @@
 //!   the same key check.
 //! - `GET /emulator/v1/sms`: the SMS outbox for test harnesses, service-role keys only
 //!   ([`sms_outbox`]).
+//! - `/functions/v1/{name}`: Edge Functions, relayed to the developer's function server
+//!   ([`functions`]); no key needed, each function checks its own `verify_jwt`.
 //! - `/emulator/v1/faults`: the fault plan for tests, service-role keys only ([`faults`]).
 
 #![cfg_attr(test, allow(clippy::unwrap_used))]
@@ -20,6 +22,7 @@ mod cors;
 pub mod db;
 pub mod error;
 pub mod faults;
+pub mod functions;
 /// Entry points for fuzzers and crash replays; only with the `fuzzing` feature.
 #[cfg(feature = "fuzzing")]
 pub mod fuzzing;
@@ -59,6 +62,7 @@ pub fn app(state: AppState) -> Router {
         .merge(auth::router(state.clone()))
         .merge(sms_outbox::router(state.clone()))
         .merge(faults::router(state.clone()))
+        .merge(functions::router(state.clone()))
         .fallback(no_route)
         // The gateway enforces `--max-body-bytes`; axum's own 2 MB default would cut it short.
         .layer(DefaultBodyLimit::disable())
@@ -138,7 +142,8 @@ pub async fn serve(config: Config) -> Result<(), ServeError> {
         .with_auth_settings(config.auth_settings_with_file(api_url(&config.host, address), &file))
         .with_max_body_bytes(config.max_body_bytes)
         .with_trusted_proxies(config.trusted_proxy.clone())
-        .with_sign_limits(config.sign_limits(&file));
+        .with_sign_limits(config.sign_limits(&file))
+        .with_functions(config.functions(&file));
     let limits = config.connection_limits();
     if let Some(plan) = config.faults {
         eprintln!(

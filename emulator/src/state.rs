@@ -6,6 +6,7 @@ use crate::auth::settings::AuthSettings;
 use crate::clock::Clock;
 use crate::db::{Database, DbLocation, OpenError};
 use crate::faults::injector::FaultInjector;
+use crate::functions::settings::FunctionsSettings;
 use crate::keys::Keys;
 use crate::rest::sign_limit::{SignLimiter, SignLimits};
 use std::net::IpAddr;
@@ -36,6 +37,8 @@ pub struct AppState {
     pub trusted_proxies: Arc<Vec<IpAddr>>,
     /// The logbook's spam limit and its counts, shared by every clone.
     pub sign_limit: Arc<SignLimiter>,
+    /// `/functions/v1`: which functions exist and where their server listens.
+    pub functions: Arc<FunctionsSettings>,
 }
 
 impl AppState {
@@ -52,6 +55,7 @@ impl AppState {
             faults: Arc::new(FaultInjector::default()),
             trusted_proxies: Arc::default(),
             sign_limit: Arc::new(SignLimiter::new(SignLimits::default())),
+            functions: Arc::default(),
         }
     }
 
@@ -65,6 +69,13 @@ impl AppState {
     pub fn with_sign_limits(self, limits: SignLimits) -> AppState {
         AppState {
             sign_limit: Arc::new(SignLimiter::new(limits)),
+            ..self
+        }
+    }
+
+    pub fn with_functions(self, functions: FunctionsSettings) -> AppState {
+        AppState {
+            functions: Arc::new(functions),
             ..self
         }
     }
