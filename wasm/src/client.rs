@@ -148,8 +148,8 @@ pub struct Client {
     state: Rc<ClientState>,
 }
 
-struct ClientState {
-    config: ClientConfig,
+pub(crate) struct ClientState {
+    pub(crate) config: ClientConfig,
     transport: Transport,
     #[cfg(feature = "auth")]
     auth: Rc<AuthClient>,
@@ -159,13 +159,13 @@ impl ClientState {
     /// The signed-in user's access token (supabase-js's `_getAccessToken`), `None` while nobody
     /// is signed in; core then sends the key as the bearer.
     #[cfg(feature = "auth")]
-    async fn session_token(&self) -> Option<String> {
+    pub(crate) async fn session_token(&self) -> Option<String> {
         self.auth.access_token().await
     }
 
     /// Without the auth client nobody is ever signed in.
     #[cfg(not(feature = "auth"))]
-    async fn session_token(&self) -> Option<String> {
+    pub(crate) async fn session_token(&self) -> Option<String> {
         None
     }
 
@@ -272,6 +272,14 @@ impl Client {
     #[wasm_bindgen(getter)]
     pub fn auth(&self) -> Auth {
         Auth::new(Rc::clone(&self.state.auth))
+    }
+
+    /// The Edge Functions client (`client.functions.invoke`), sharing this client's key and
+    /// session.
+    #[cfg(feature = "functions")]
+    #[wasm_bindgen(getter)]
+    pub fn functions(&self) -> crate::functions::Functions {
+        crate::functions::Functions::new(Rc::clone(&self.state))
     }
 
     /// Removes the auth client's visibility listener and refresh timers and forgets its

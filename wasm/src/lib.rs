@@ -8,7 +8,10 @@
 //! `Error`, `options` reads `createClient`'s options, and [`js`] moves plain data across the
 //! boundary.
 //!
-//! Features: `auth` (`client.auth` and `createClient`'s `auth` options), `bench`
+//! [`functions`] is its `client.functions` (Edge Functions).
+//!
+//! Features: `auth` (`client.auth` and `createClient`'s `auth` options), `functions`
+//! (`client.functions`), `bench`
 //! (`parseEntriesForBenchmark`) and `console_error_panic_hook`, all in the default (npm) build; the
 //! logbook page is built without them (wasm/pkg-logbook), as it signs nobody in.
 #![cfg_attr(test, allow(clippy::unwrap_used))]
@@ -18,6 +21,8 @@ pub mod auth;
 pub mod client;
 pub mod entry_list;
 pub mod error;
+#[cfg(feature = "functions")]
+pub mod functions;
 #[cfg(feature = "auth")]
 pub mod js;
 mod options;
@@ -31,6 +36,8 @@ pub use auth::{Auth, Mfa, Subscription};
 pub use client::{create_client, Client};
 pub use entry_list::EntryList;
 pub use error::ClientError;
+#[cfg(feature = "functions")]
+pub use functions::Functions;
 
 /// Runs when the module is instantiated (not exported): Rust panics then reach `console.error`
 /// with their message. In the browser tests wasm-bindgen-test installs its own hook afterwards.

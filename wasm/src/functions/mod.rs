@@ -1,0 +1,115 @@
+//! `client.functions`: `invoke(name, { body, headers, method, region, signal })` with
+//! supabase-js's `{ data, error, response }` results. Core builds the request and classifies the
+//! answer ([`geocache_core::functions`]); [`options`] reads the JS arguments, [`body`] tells the
+//! body's kind and what goes to `fetch`, [`result`] reads the `Response` into `data` or an
+//! error, and [`error`] makes the error objects.
+
+mod body;
+mod error;
+mod options;
+mod result;
+
+use std::rc::Rc;
+
+use geocache_core::functions::invoke::invoke_request;
+use js_sys::{Function, Object, Promise, Reflect};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+use crate::client::ClientState;
+use crate::error::ClientError;
+use geocache_core::functions::{FunctionsFailure, InvokeArgumentError};
+
+/// The Edge Functions client of one `Client` (supabase-js's `supabase.functions`).
+#[wasm_bindgen]
+pub struct Functions {
+    state: Rc<ClientState>,
+}
+
+impl Functions {
+    pub(crate) fn new(state: Rc<ClientState>) -> Self {
+        Functions { state }
+    }
+}
+
+#[wasm_bindgen]
+impl Functions {
+    /// Calls Edge Function `name` (a function's name, optionally followed by `/path` the
+    /// function reads): `POST` unless `options.method` says otherwise, with the signed-in user's
+    /// token as bearer (without a session the key, except a publishable or secret key, which is
+    /// not sent as a bearer at all). The body's `Content-Type` follows its kind unless
+    /// `options.headers` names one: a string is `text/plain`, a Blob or ArrayBuffer
+    /// `application/octet-stream`, a FormData its multipart type, anything else JSON.
+    ///
+    /// Resolves to `{ data, error, response }`, never rejects for a failed call: `data` is read
+    /// by the response's `Content-Type` (JSON, a Blob for octet-stream and PDF, the Response
+    /// itself for an event stream, FormData for multipart, else text); `error` is a
+    /// `FunctionsHttpError` (status outside 2xx) or `FunctionsRelayError` (`x-relay-error: true`)
+    /// whose `context` is the Response, or a `FunctionsFetchError` whose `context` is what fetch
+    /// threw. Rejects with a TypeError (`invalid_argument`) only for arguments that cannot make a
+    /// request: a name that is no function name, an unknown method, headers that are not strings.
+    #[wasm_bindgen(unchecked_return_type = "FunctionsResponse")]
+    pub async fn invoke(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "FunctionInvokeOptions")] options: JsValue,
+    ) -> Result<JsValue, ClientError> {
+        let name = name.as_string().ok_or_else(|| ClientError::Argument {
+            name: "name",
+            reason: "expected a string".to_owned(),
+        })?;
+        let options = options::read(&options)?;
+        let session_token = self.state.session_token().await;
+        let request = invoke_request(
+            &self.state.config,
+            session_token.as_deref(),
+            &name,
+            &options.core,
+        )
+        .map_err(|error| ClientError::Argument {
+            name: match error {
+                InvokeArgumentError::Method(_) => "options",
+                InvokeArgumentError::Name(_) | InvokeArgumentError::PathSegment(_) => "name",
+            },
+            reason: error.to_string(),
+        })?;
+        let init = Object::new();
+        let headers = Object::new();
+        for (header, value) in &request.headers {
+            set(&headers, header, &value.into());
+        }
+        set(&init, "method", &request.method.into());
+        set(&init, "headers", &headers);
+        if let Some(body) = body::fetch_body(&options.body, options.core.body)? {
+            set(&init, "body", &body);
+        }
+        if let Some(signal) = &options.signal {
+            set(&init, "signal", signal);
+        }
+        let response = match fetch(&request.url, &init).await {
+            Ok(response) => response,
+            Err(thrown) => {
+                return Ok(result::failed(
+                    error::functions_error(FunctionsFailure::Fetch, &thrown),
+                    None,
+                ))
+            }
+        };
+        Ok(result::read(response).await)
+    }
+}
+
+/// Sets a property of a fresh plain object (which cannot fail).
+fn set(object: &Object, key: &str, value: &JsValue) {
+    let _ = Reflect::set(object, &key.into(), value);
+}
+
+/// The global `fetch` (window or worker), called with the init object; `Err` is what it threw
+/// or rejected with.
+async fn fetch(url: &str, init: &Object) -> Result<web_sys::Response, JsValue> {
+    let global = js_sys::global();
+    let fetch: Function = Reflect::get(&global, &"fetch".into())?.dyn_into()?;
+    let promise: Promise = fetch.call2(&global, &url.into(), init)?.dyn_into()?;
+    JsFuture::from(promise).await?.dyn_into()
+}
