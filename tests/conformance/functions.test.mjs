@@ -1,10 +1,10 @@
 // @ts-check
 // Edge Functions through the emulator, called by @supabase/supabase-js's own functions client: the case table our
-// wasm client also runs in Chromium (functions-cases.mjs), then what only a second backend or a session can show.
+// wasm client also runs in Chromium (functions-cases.js), then what only a second backend or a session can show.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createClient } from '@supabase/supabase-js';
-import { CASES, buildOptions, mismatch, normalize } from './functions-cases.mjs';
+import { CASES, buildOptions, mismatch, normalize } from './functions-cases.js';
 import { startFunctionServer, startFunctionsBackend } from '../fixtures/function-server.mjs';
 
 /** Nothing listens on this privileged port on a test machine. */

@@ -1,7 +1,9 @@
 // @ts-check
 // One table of Edge Functions calls, run by supabase-js in Node (functions.test.mjs) and by our wasm client in
 // Chromium (wasm/tests/functions.rs imports this module), against the function server of
-// tests/fixtures/function-server.mjs behind an emulator. Browser-safe: no Node imports.
+// tests/fixtures/function-server.mjs behind an emulator. Browser-safe and self-contained (wasm-bindgen copies this one
+// file into the test page), and `.js` rather than `.mjs`, which the wasm-bindgen test server does not serve as
+// JavaScript.
 
 /**
  * @typedef {object} FunctionCase
