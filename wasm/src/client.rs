@@ -148,8 +148,8 @@ pub struct Client {
     state: Rc<ClientState>,
 }
 
-pub(crate) struct ClientState {
-    pub(crate) config: ClientConfig,
+struct ClientState {
+    config: ClientConfig,
     transport: Transport,
     #[cfg(feature = "auth")]
     auth: Rc<AuthClient>,
@@ -159,13 +159,13 @@ impl ClientState {
     /// The signed-in user's access token (supabase-js's `_getAccessToken`), `None` while nobody
     /// is signed in; core then sends the key as the bearer.
     #[cfg(feature = "auth")]
-    pub(crate) async fn session_token(&self) -> Option<String> {
+    async fn session_token(&self) -> Option<String> {
         self.auth.access_token().await
     }
 
     /// Without the auth client nobody is ever signed in.
     #[cfg(not(feature = "auth"))]
-    pub(crate) async fn session_token(&self) -> Option<String> {
+    async fn session_token(&self) -> Option<String> {
         None
     }
 
@@ -279,7 +279,11 @@ impl Client {
     #[cfg(feature = "functions")]
     #[wasm_bindgen(getter)]
     pub fn functions(&self) -> crate::functions::Functions {
-        crate::functions::Functions::new(Rc::clone(&self.state))
+        crate::functions::Functions::new(
+            self.state.config.clone(),
+            #[cfg(feature = "auth")]
+            Rc::clone(&self.state.auth),
+        )
     }
 
     /// Removes the auth client's visibility listener and refresh timers and forgets its

@@ -9,6 +9,7 @@ mod error;
 mod options;
 mod result;
 
+#[cfg(feature = "auth")]
 use std::rc::Rc;
 
 use geocache_core::functions::invoke::invoke_request;
@@ -17,19 +18,40 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-use crate::client::ClientState;
+#[cfg(feature = "auth")]
+use crate::auth::AuthClient;
 use crate::error::ClientError;
 use geocache_core::functions::{FunctionsFailure, InvokeArgumentError};
+use geocache_core::ClientConfig;
 
-/// The Edge Functions client of one `Client` (supabase-js's `supabase.functions`).
+/// The Edge Functions client of one `Client` (supabase-js's `supabase.functions`): the client's
+/// configuration, and its auth client for the session's token.
 #[wasm_bindgen]
 pub struct Functions {
-    state: Rc<ClientState>,
+    config: ClientConfig,
+    #[cfg(feature = "auth")]
+    auth: Rc<AuthClient>,
 }
 
 impl Functions {
-    pub(crate) fn new(state: Rc<ClientState>) -> Self {
-        Functions { state }
+    pub fn new(config: ClientConfig, #[cfg(feature = "auth")] auth: Rc<AuthClient>) -> Self {
+        Functions {
+            config,
+            #[cfg(feature = "auth")]
+            auth,
+        }
+    }
+
+    /// The signed-in user's access token, `None` while nobody is signed in.
+    #[cfg(feature = "auth")]
+    async fn session_token(&self) -> Option<String> {
+        self.auth.access_token().await
+    }
+
+    /// Without the auth client nobody is ever signed in.
+    #[cfg(not(feature = "auth"))]
+    async fn session_token(&self) -> Option<String> {
+        None
     }
 }
 
@@ -60,20 +82,15 @@ impl Functions {
             reason: "expected a string".to_owned(),
         })?;
         let options = options::read(&options)?;
-        let session_token = self.state.session_token().await;
-        let request = invoke_request(
-            &self.state.config,
-            session_token.as_deref(),
-            &name,
-            &options.core,
-        )
-        .map_err(|error| ClientError::Argument {
-            name: match error {
-                InvokeArgumentError::Method(_) => "options",
-                InvokeArgumentError::Name(_) | InvokeArgumentError::PathSegment(_) => "name",
-            },
-            reason: error.to_string(),
-        })?;
+        let session_token = self.session_token().await;
+        let request = invoke_request(&self.config, session_token.as_deref(), &name, &options.core)
+            .map_err(|error| ClientError::Argument {
+                name: match error {
+                    InvokeArgumentError::Method(_) => "options",
+                    InvokeArgumentError::Name(_) | InvokeArgumentError::PathSegment(_) => "name",
+                },
+                reason: error.to_string(),
+            })?;
         let init = Object::new();
         let headers = Object::new();
         for (header, value) in &request.headers {
