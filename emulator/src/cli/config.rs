@@ -34,6 +34,9 @@ use std::time::Duration;
 /// named below (flags win). Settings the Supabase CLI also has come from its config file
 /// (--config); a flag wins over the file.
 ///
+/// Edge Functions calls (/functions/v1/<name>) are relayed to the function server named by
+/// --functions-url; the functions and their `verify_jwt` come from --config.
+///
 /// For tests, faults can be injected into /rest/v1 and /auth/v1 (latency, 5xx answers, dropped
 /// connections, broken bodies, responses out of order) with --faults or, while running, through
 /// /emulator/v1/faults (GET reads the plan and its counters, POST installs one, DELETE clears

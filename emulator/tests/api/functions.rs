@@ -20,6 +20,17 @@ async fn function(request: Request) -> Response {
     if path.starts_with("/fail") {
         return (StatusCode::INTERNAL_SERVER_ERROR, "function crashed").into_response();
     }
+    if path.starts_with("/own-cors") {
+        // What Supabase's function templates send on every answer.
+        let headers = [
+            ("access-control-allow-origin", "*"),
+            (
+                "access-control-allow-headers",
+                "authorization, x-client-info, apikey, content-type",
+            ),
+        ];
+        return (headers, "with its own CORS").into_response();
+    }
     if path.starts_with("/own-404") {
         return (StatusCode::NOT_FOUND, "no such entry").into_response();
     }
@@ -80,6 +91,7 @@ fn app(server: Option<FunctionServer>) -> TestApp {
         ("echo".to_owned(), open),
         ("fail".to_owned(), open),
         ("own-404".to_owned(), open),
+        ("own-cors".to_owned(), open),
         ("stream".to_owned(), open),
         ("guarded".to_owned(), FunctionSettings::default()),
         (
@@ -210,4 +222,40 @@ async fn verify_jwt_needs_a_project_jwt_as_bearer() {
     // With verify_jwt off no credentials are needed at all.
     let open = app.bare(Method::GET, "/functions/v1/echo").send().await;
     assert_eq!(open.status, StatusCode::CREATED);
+}
+
+#[tokio::test]
+async fn cors_headers_are_the_emulators_and_never_doubled() {
+    let app = app(Some(start_function_server().await));
+    for name in ["echo", "own-cors", "missing"] {
+        let response = app
+            .bare(Method::POST, &format!("/functions/v1/{name}"))
+            .header("origin", "http://127.0.0.1:5173")
+            .send()
+            .await;
+        let allowed: Vec<_> = response
+            .headers
+            .get_all("access-control-allow-origin")
+            .iter()
+            .collect();
+        assert_eq!(allowed, ["*"], "{name}");
+        let exposed = response.header("access-control-expose-headers").unwrap();
+        assert!(exposed.contains("x-relay-error"), "{name}: {exposed}");
+    }
+    // A preflight is answered by the emulator, for any header the client asks for.
+    let preflight = app
+        .bare(Method::OPTIONS, "/functions/v1/echo")
+        .header("origin", "http://127.0.0.1:5173")
+        .header("access-control-request-method", "POST")
+        .header(
+            "access-control-request-headers",
+            "apikey, x-client-info, content-type",
+        )
+        .send()
+        .await;
+    assert!(preflight.status.is_success(), "{}", preflight.status);
+    assert_eq!(
+        preflight.header("access-control-allow-headers"),
+        Some("apikey, x-client-info, content-type")
+    );
 }
