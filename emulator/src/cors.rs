@@ -6,12 +6,14 @@
 use axum::http::{HeaderName, Method};
 use tower_http::cors::{AllowHeaders, AllowOrigin, CorsLayer};
 
-const EXPOSED_HEADERS: [&str; 4] = [
+const EXPOSED_HEADERS: [&str; 5] = [
     "content-range",
     "preference-applied",
     "x-supabase-api-version",
     // Edge Functions' relay errors: functions-js reads it to tell them from the function's own.
     "x-relay-error",
+    // The Edge Functions gateway's own refusals name their code here too.
+    "sb-error-code",
 ];
 
 pub fn layer() -> CorsLayer {

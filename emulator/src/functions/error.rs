@@ -1,6 +1,7 @@
 //! The answers `/functions/v1` gives itself, each as the hosted platform words it: a function
-//! that does not exist, a missing or bad JWT where `verify_jwt` is on, and a relay error (the
-//! only one with `x-relay-error: true`) when the function server cannot be reached.
+//! that does not exist, a missing or bad JWT where `verify_jwt` is on (these carry their code in
+//! `sb-error-code` too, as the hosted gateway's do), and a relay error (the only one with
+//! `x-relay-error: true`) when the function server cannot be reached.
 
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -52,11 +53,13 @@ impl IntoResponse for FunctionsError {
             Json(serde_json::json!({ "code": code, "message": message })),
         )
             .into_response();
-        if matches!(self, FunctionsError::Relay(_)) {
-            response
-                .headers_mut()
-                .insert("x-relay-error", HeaderValue::from_static("true"));
-        }
+        let (name, value) = match self {
+            FunctionsError::Relay(_) => ("x-relay-error", "true"),
+            _ => ("sb-error-code", code),
+        };
+        response
+            .headers_mut()
+            .insert(name, HeaderValue::from_static(value));
         response
     }
 }
@@ -69,12 +72,25 @@ mod tests {
     async fn answer(error: FunctionsError) -> (u16, Option<String>, serde_json::Value) {
         let response = error.into_response();
         let status = response.status().as_u16();
-        let relay = response
-            .headers()
-            .get("x-relay-error")
-            .map(|value| value.to_str().unwrap().to_owned());
+        let header = |name: &str| {
+            response
+                .headers()
+                .get(name)
+                .map(|value| value.to_str().unwrap().to_owned())
+        };
+        let relay = header("x-relay-error");
+        let code = header("sb-error-code");
+        let body_code = if relay.is_some() {
+            None
+        } else {
+            Some(code.expect("the platform's answers name their code"))
+        };
         let body = response.into_body().collect().await.unwrap().to_bytes();
-        (status, relay, serde_json::from_slice(&body).unwrap())
+        let body: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        if let Some(code) = body_code {
+            assert_eq!(body["code"], code.as_str());
+        }
+        (status, relay, body)
     }
 
     #[tokio::test]
