@@ -259,3 +259,50 @@ async fn cors_headers_are_the_emulators_and_never_doubled() {
         Some("apikey, x-client-info, content-type")
     );
 }
+
+#[tokio::test]
+async fn an_answer_streams_through_before_the_function_has_finished() {
+    use tower::ServiceExt;
+    // The function sends one event, then waits for the test's go before the second.
+    let (go, wait) = tokio::sync::oneshot::channel::<()>();
+    let wait = std::sync::Mutex::new(Some(wait));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let held = std::sync::Arc::new(wait);
+    let server = Router::new().fallback(any(move || {
+        let held = std::sync::Arc::clone(&held);
+        async move {
+            let wait = held.lock().unwrap().take().unwrap();
+            let second = async move {
+                wait.await.unwrap();
+                Ok::<_, std::io::Error>("data: 2\n\n")
+            };
+            let first = futures_util::stream::once(async { Ok("data: 1\n\n") });
+            let body = Body::from_stream(futures_util::StreamExt::chain(
+                first,
+                futures_util::stream::once(second),
+            ));
+            ([("content-type", "text/event-stream")], body)
+        }
+    }));
+    tokio::spawn(async move { axum::serve(listener, server).await.unwrap() });
+    let app = app(Some(
+        FunctionServer::parse(&format!("http://{address}")).unwrap(),
+    ));
+    let request = axum::http::Request::builder()
+        .method(Method::POST)
+        .uri("/functions/v1/stream")
+        .body(Body::empty())
+        .unwrap();
+    let response = app.router().oneshot(request).await.unwrap();
+    let mut body = response.into_body();
+    let first = tokio::time::timeout(std::time::Duration::from_secs(5), body.frame())
+        .await
+        .expect("the first event arrives while the function still runs")
+        .unwrap()
+        .unwrap();
+    assert_eq!(first.into_data().unwrap(), "data: 1\n\n");
+    go.send(()).unwrap();
+    let rest = body.collect().await.unwrap().to_bytes();
+    assert_eq!(rest, "data: 2\n\n");
+}
