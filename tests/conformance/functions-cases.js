@@ -155,6 +155,20 @@ export const CASES = [
     expect: { error: 'SyntaxError', hasResponse: false },
   },
   {
+    title: 'a call over its timeout is aborted: a FunctionsFetchError whose context is the AbortError',
+    name: 'slow',
+    key: 'publishable',
+    options: { timeout: 100 },
+    expect: { error: 'FunctionsFetchError', contextName: 'AbortError', hasResponse: false },
+  },
+  {
+    title: 'a call within its timeout is answered',
+    name: 'text',
+    key: 'publishable',
+    options: { timeout: 5000 },
+    expect: { error: null, text: 'plain text' },
+  },
+  {
     title: 'no server at all is a FunctionsFetchError whose context is what fetch threw',
     name: 'echo',
     key: 'publishable',

@@ -304,6 +304,12 @@ export interface FunctionInvokeOptions {
   /** A region other than "any" pins the call there (`x-region`, `?forceFunctionRegion=`). */
   region?: string;
   signal?: AbortSignal;
+  /**
+   * Aborts the call (the request and reading the body) after this many milliseconds: a whole
+   * number from 1 to 2147483647; none by default. It ends as a FunctionsFetchError whose
+   * context is the AbortError.
+   */
+  timeout?: number;
 }
 
 /** The function answered with a status outside 2xx; `context` is its Response. */

@@ -208,3 +208,38 @@ async fn errors_are_real_errors_with_supabase_js_names_and_a_code() {
         "the context is the response"
     );
 }
+
+#[wasm_bindgen_test]
+async fn the_callers_signal_still_aborts_a_call_with_a_timeout() {
+    let backend = backend();
+    let controller = web_sys::AbortController::new().unwrap();
+    let options = Object::new();
+    Reflect::set(&options, &"timeout".into(), &60_000.into()).unwrap();
+    Reflect::set(&options, &"signal".into(), &controller.signal()).unwrap();
+    let client = client(backend.url, backend.publishable_key);
+    let functions = client.functions();
+    let call = functions.invoke("slow".into(), options.into());
+    let abort = async {
+        geocache_client::timer::sleep(50).await;
+        controller.abort();
+    };
+    let (result, ()) = futures_util::future::join(call, abort).await;
+    let error = get(&result.unwrap(), "error");
+    assert_eq!(
+        get(&error, "name").as_string().as_deref(),
+        Some("FunctionsFetchError")
+    );
+    assert_eq!(
+        get(&get(&error, "context"), "name").as_string().as_deref(),
+        Some("AbortError")
+    );
+    // A timeout that is not a whole number of milliseconds is refused before sending.
+    let bad = Object::new();
+    Reflect::set(&bad, &"timeout".into(), &1.5.into()).unwrap();
+    let refused = client
+        .functions()
+        .invoke("echo".into(), bad.into())
+        .await
+        .expect_err("a fractional timeout");
+    assert!(JsValue::from(refused).is_instance_of::<js_sys::TypeError>());
+}

@@ -1,4 +1,4 @@
-//! `client.functions`: `invoke(name, { body, headers, method, region, signal })` with
+//! `client.functions`: `invoke(name, { body, headers, method, region, signal, timeout })` with
 //! supabase-js's `{ data, error, response }` results. Core builds the request and classifies the
 //! answer ([`geocache_core::functions`]); [`options`] reads the JS arguments, [`body`] tells the
 //! body's kind and what goes to `fetch`, [`result`] reads the `Response` into `data` or an
@@ -21,8 +21,10 @@ use wasm_bindgen_futures::JsFuture;
 #[cfg(feature = "auth")]
 use crate::auth::AuthClient;
 use crate::error::ClientError;
+use crate::timer::Timeout;
 use geocache_core::functions::{FunctionsFailure, InvokeArgumentError};
 use geocache_core::ClientConfig;
+use web_sys::{AbortController, AbortSignal};
 
 /// The Edge Functions client of one `Client` (supabase-js's `supabase.functions`): the client's
 /// configuration, and its auth client for the session's token.
@@ -64,6 +66,9 @@ impl Functions {
     /// `options.headers` names one: a string is `text/plain`, a Blob or ArrayBuffer
     /// `application/octet-stream`, a FormData its multipart type, anything else JSON.
     ///
+    /// `options.timeout` (milliseconds) aborts the call, body included, when it runs longer;
+    /// `options.signal` aborts it when the caller says so.
+    ///
     /// Resolves to `{ data, error, response }`, never rejects for a failed call: `data` is read
     /// by the response's `Content-Type` (JSON, a Blob for octet-stream and PDF, the Response
     /// itself for an event stream, FormData for multipart, else text); `error` is a
@@ -101,9 +106,28 @@ impl Functions {
         if let Some(body) = body::fetch_body(&options.body, options.core.body)? {
             set(&init, "body", &body);
         }
-        if let Some(signal) = &options.signal {
-            set(&init, "signal", signal);
-        }
+        // Kept until the body has been read: the timeout covers it too, as in supabase-js.
+        let _deadline = match options.timeout {
+            Some(timeout) => {
+                let controller = AbortController::new().map_err(internal)?;
+                let abort = abort_function(&controller)?;
+                if let Some(signal) = &options.signal {
+                    // The caller's signal still aborts the call.
+                    let signal: &AbortSignal = signal.unchecked_ref();
+                    signal
+                        .add_event_listener_with_callback("abort", &abort)
+                        .map_err(internal)?;
+                }
+                set(&init, "signal", &controller.signal());
+                Some(Timeout::new(&abort, timeout.ms()))
+            }
+            None => {
+                if let Some(signal) = &options.signal {
+                    set(&init, "signal", signal);
+                }
+                None
+            }
+        };
         let response = match fetch(&request.url, &init).await {
             Ok(response) => response,
             Err(thrown) => {
@@ -115,6 +139,22 @@ impl Functions {
         };
         Ok(result::read(response).await)
     }
+}
+
+/// A failure of the browser's own APIs (creating a controller, adding a listener): a bug here.
+fn internal(error: JsValue) -> ClientError {
+    ClientError::Internal(String::from(js_sys::Error::from(error).message()))
+}
+
+/// `controller.abort()` as a plain function for a timer or an event listener to call. Its first
+/// argument is bound to `undefined`: a listener's event must not become the abort reason, so the
+/// call ends with an `AbortError` as in supabase-js.
+fn abort_function(controller: &AbortController) -> Result<Function, ClientError> {
+    let abort: Function = Reflect::get(controller, &"abort".into())
+        .and_then(JsCast::dyn_into)
+        .map_err(internal)?;
+    let bound: JsValue = abort.bind1(controller, &JsValue::UNDEFINED).into();
+    Ok(bound.unchecked_into())
 }
 
 /// Sets a property of a fresh plain object (which cannot fail).

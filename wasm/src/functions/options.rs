@@ -1,7 +1,9 @@
 //! `invoke`'s second argument: `undefined`, `null`, or an object whose `headers` is a plain
-//! object of strings, `method` and `region` strings, `body` anything, `signal` an AbortSignal.
+//! object of strings, `method` and `region` strings, `body` anything, `signal` an AbortSignal and
+//! `timeout` a whole number of milliseconds from 1 to 2^31 - 1.
 
 use geocache_core::functions::invoke::InvokeOptions;
+use geocache_core::RequestTimeout;
 use js_sys::{Object, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -15,6 +17,9 @@ pub struct Options {
     /// The caller's body value, sent as [`body::fetch_body`] says.
     pub body: JsValue,
     pub signal: Option<JsValue>,
+    /// Aborts the call (request and body) when it runs longer; none by default, as in
+    /// supabase-js (an event stream may run for as long as it likes).
+    pub timeout: Option<RequestTimeout>,
 }
 
 fn invalid(reason: impl Into<String>) -> ClientError {
@@ -47,6 +52,7 @@ pub fn read(options: &JsValue) -> Result<Options, ClientError> {
             core: InvokeOptions::default(),
             body: JsValue::UNDEFINED,
             signal: None,
+            timeout: None,
         });
     }
     if !options.is_object() {
@@ -64,6 +70,16 @@ pub fn read(options: &JsValue) -> Result<Options, ClientError> {
             return Err(invalid("signal is not an AbortSignal"));
         }
     }
+    let timeout = property(options, "timeout")?
+        .map(|value| {
+            value
+                .as_f64()
+                .and_then(RequestTimeout::from_ms)
+                .ok_or_else(|| {
+                    invalid("timeout is not a whole number of milliseconds from 1 to 2147483647")
+                })
+        })
+        .transpose()?;
     Ok(Options {
         core: InvokeOptions {
             method: string(options, "method")?,
@@ -73,6 +89,7 @@ pub fn read(options: &JsValue) -> Result<Options, ClientError> {
         },
         body,
         signal,
+        timeout,
     })
 }
 

@@ -135,11 +135,13 @@ export async function usage(): Promise<void> {
   }
   const invokeOptions: FunctionInvokeOptions = { method: "GET", body: new Blob(["x"]), region: "eu-west-1" };
   await client.functions.invoke("echo/sub", invokeOptions);
-  await client.functions.invoke("echo", { body: new FormData(), signal: new AbortController().signal });
+  await client.functions.invoke("echo", { body: new FormData(), signal: new AbortController().signal, timeout: 1_000 });
   await client.functions.invoke("echo");
 
   // @ts-expect-error supabase-js's five methods only
   await client.functions.invoke("echo", { method: "TRACE" });
+  // @ts-expect-error the timeout is a number of milliseconds
+  await client.functions.invoke("echo", { timeout: "1s" });
   // @ts-expect-error header values are strings
   await client.functions.invoke("echo", { headers: { "x-count": 1 } });
   // @ts-expect-error the list is read by index, not indexed like an array
