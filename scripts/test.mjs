@@ -61,16 +61,19 @@ async function wasmBrowserTests() {
   const toolchain = wasmToolchainEnv();
   /** @type {string[]} */
   const output = [];
+  // Edge Functions: the tests' function server behind an emulator of its own, whose config lists its functions.
+  const functions = await startFunctionsBackend({
+    extraArgs: ['--password-hash-cost', '4'],
+    onOutput: (line) => output.push(`functions emulator: ${line}`),
+  });
   // The row cap and other shared settings come from the Supabase CLI's config, as for `npm start`.
   const emulator = await startEmulator({
     extraArgs: WASM_TEST_EMULATOR_FLAGS,
     raiseAuthRateLimits: true,
     onOutput: (line) => output.push(line),
-  });
-  // Edge Functions: the tests' function server behind an emulator of its own, whose config lists its functions.
-  const functions = await startFunctionsBackend({
-    extraArgs: ['--password-hash-cost', '4'],
-    onOutput: (line) => output.push(`functions emulator: ${line}`),
+  }).catch(async (/** @type {unknown} */ error) => {
+    await functions.stop();
+    throw error;
   });
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'geocache-webdriver-'));
   const stop = async () => {
