@@ -62,16 +62,18 @@ pub fn app(state: AppState) -> Router {
         .merge(auth::router(state.clone()))
         .merge(sms_outbox::router(state.clone()))
         .merge(faults::router(state.clone()))
-        .merge(functions::router(state.clone()))
         .fallback(no_route)
         // The gateway enforces `--max-body-bytes`; axum's own 2 MB default would cut it short.
         .layer(DefaultBodyLimit::disable())
         .layer(middleware::from_fn(error::log_internal_errors))
         .layer(middleware::from_fn_with_state(
-            state,
+            state.clone(),
             faults::middleware::inject,
         ))
         .layer(cors::layer())
+        // Edge Functions stream their bodies through, outside the body limit and the fault plan,
+        // with CORS that also exposes the relay's headers.
+        .merge(functions::router(state).layer(cors::functions_layer()))
 }
 
 /// Serves `app(state)` on `listener` with the default connection limits until `shutdown`
