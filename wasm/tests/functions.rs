@@ -233,6 +233,19 @@ async fn the_callers_signal_still_aborts_a_call_with_a_timeout() {
         get(&get(&error, "context"), "name").as_string().as_deref(),
         Some("AbortError")
     );
+    // A signal aborted before the call aborts it too.
+    let options = Object::new();
+    Reflect::set(&options, &"timeout".into(), &60_000.into()).unwrap();
+    Reflect::set(&options, &"signal".into(), &controller.signal()).unwrap();
+    let result = client
+        .functions()
+        .invoke("text".into(), options.into())
+        .await
+        .unwrap();
+    assert_eq!(
+        get(&get(&result, "error"), "name").as_string().as_deref(),
+        Some("FunctionsFetchError")
+    );
     // A timeout that is not a whole number of milliseconds is refused before sending.
     let bad = Object::new();
     Reflect::set(&bad, &"timeout".into(), &1.5.into()).unwrap();

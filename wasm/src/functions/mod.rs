@@ -111,15 +111,12 @@ impl Functions {
             Some(timeout) => {
                 let controller = AbortController::new().map_err(internal)?;
                 let abort = abort_function(&controller)?;
-                if let Some(signal) = &options.signal {
-                    // The caller's signal still aborts the call.
-                    let signal: &AbortSignal = signal.unchecked_ref();
-                    signal
-                        .add_event_listener_with_callback("abort", &abort)
-                        .map_err(internal)?;
-                }
+                let forwarded = match &options.signal {
+                    Some(signal) => Some(Forward::new(signal.unchecked_ref(), abort.clone())?),
+                    None => None,
+                };
                 set(&init, "signal", &controller.signal());
-                Some(Timeout::new(&abort, timeout.ms()))
+                Some((Timeout::new(&abort, timeout.ms()), forwarded))
             }
             None => {
                 if let Some(signal) = &options.signal {
@@ -138,6 +135,37 @@ impl Functions {
             }
         };
         Ok(result::read(response).await)
+    }
+}
+
+/// The caller's signal aborting the call's own controller (which the timeout aborts too), until
+/// dropped: a signal the caller keeps for many calls does not collect a listener per call.
+struct Forward {
+    signal: AbortSignal,
+    abort: Function,
+}
+
+impl Forward {
+    fn new(signal: &AbortSignal, abort: Function) -> Result<Forward, ClientError> {
+        if signal.aborted() {
+            abort.call0(&JsValue::UNDEFINED).map_err(internal)?;
+        }
+        signal
+            .add_event_listener_with_callback("abort", &abort)
+            .map_err(internal)?;
+        Ok(Forward {
+            signal: signal.clone(),
+            abort,
+        })
+    }
+}
+
+impl Drop for Forward {
+    fn drop(&mut self) {
+        // Removing a listener that was added cannot fail.
+        let _ = self
+            .signal
+            .remove_event_listener_with_callback("abort", &self.abort);
     }
 }
 
