@@ -7,6 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { startEmulator } from './lib/emulator.mjs';
+import { startFunctionsBackend } from '../tests/fixtures/function-server.mjs';
 import { createScratch, findPostgres, removeScratch } from './lib/postgres.mjs';
 import { repoRoot } from './lib/repo.mjs';
 import { allPassed, run, runSteps, StepFailure } from './lib/step-runner.mjs';
@@ -62,15 +63,24 @@ async function wasmBrowserTests() {
   const toolchain = wasmToolchainEnv();
   /** @type {string[]} */
   const output = [];
+  // Edge Functions: the tests' function server behind an emulator of its own, whose config lists its functions.
+  const functions = await startFunctionsBackend({
+    extraArgs: ['--password-hash-cost', '4'],
+    onOutput: (line) => output.push(`functions emulator: ${line}`),
+  });
   // The row cap and other shared settings come from the Supabase CLI's config, as for `npm start`.
   const emulator = await startEmulator({
     extraArgs: WASM_TEST_EMULATOR_FLAGS,
     raiseAuthRateLimits: true,
     onOutput: (line) => output.push(line),
+  }).catch(async (/** @type {unknown} */ error) => {
+    await functions.stop();
+    throw error;
   });
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'geocache-webdriver-'));
   const stop = async () => {
     await emulator.stop();
+    await functions.stop();
     await rm(scratch, { recursive: true, force: true });
   };
   await withCleanup(stop, async () => {
@@ -82,6 +92,9 @@ async function wasmBrowserTests() {
       EMULATOR_SERVICE_ROLE_KEY: emulator.serviceRoleKey,
       EMULATOR_PUBLISHABLE_KEY: emulator.publishableKey,
       EMULATOR_SECRET_KEY: emulator.secretKey,
+      FUNCTIONS_EMULATOR_URL: functions.emulator.url,
+      FUNCTIONS_EMULATOR_ANON_KEY: functions.emulator.anonKey,
+      FUNCTIONS_EMULATOR_PUBLISHABLE_KEY: functions.emulator.publishableKey,
       WASM_BINDGEN_TEST_WEBDRIVER_JSON: await writeWebdriverConfig(scratch, process.env.CHROMIUM_PATH ?? ''),
       WASM_BINDGEN_TEST_TIMEOUT: '60',
     };

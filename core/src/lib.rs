@@ -62,6 +62,7 @@ pub mod base_headers;
 pub mod config;
 pub mod entry;
 pub mod entry_list;
+pub mod functions;
 pub mod http;
 pub mod json_shape;
 pub mod ordering;

@@ -8,6 +8,8 @@
 //!   the same key check.
 //! - `GET /emulator/v1/sms`: the SMS outbox for test harnesses, service-role keys only
 //!   ([`sms_outbox`]).
+//! - `/functions/v1/{name}`: Edge Functions, relayed to the developer's function server
+//!   ([`functions`]); no key needed, each function checks its own `verify_jwt`.
 //! - `/emulator/v1/faults`: the fault plan for tests, service-role keys only ([`faults`]).
 //! - `/storage/v1/...`: the Storage subset: buckets, objects, public and signed URLs
 //!   ([`storage`]).
@@ -24,6 +26,7 @@ mod cors;
 pub mod db;
 pub mod error;
 pub mod faults;
+pub mod functions;
 /// Entry points for fuzzers and crash replays; only with the `fuzzing` feature.
 #[cfg(feature = "fuzzing")]
 pub mod fuzzing;
@@ -72,10 +75,13 @@ pub fn app(state: AppState) -> Router {
         .layer(DefaultBodyLimit::disable())
         .layer(middleware::from_fn(error::log_internal_errors))
         .layer(middleware::from_fn_with_state(
-            state,
+            state.clone(),
             faults::middleware::inject,
         ))
         .layer(cors::layer())
+        // Edge Functions stream their bodies through, outside the body limit and the fault plan,
+        // with CORS that also exposes the relay's headers.
+        .merge(functions::router(state).layer(cors::functions_layer()))
 }
 
 /// Serves `app(state)` on `listener` with the default connection limits until `shutdown`
@@ -157,7 +163,8 @@ pub async fn serve(config: Config) -> Result<(), ServeError> {
         .with_max_body_bytes(config.max_body_bytes)
         .with_trusted_proxies(config.trusted_proxy.clone())
         .with_sign_limits(config.sign_limits(&file))
-        .with_realtime_limits(config.realtime_limits());
+        .with_realtime_limits(config.realtime_limits())
+        .with_functions(config.functions(&file));
     let limits = config.connection_limits();
     if let Some(plan) = config.faults {
         eprintln!(

@@ -6,6 +6,7 @@ use crate::auth::settings::AuthSettings;
 use crate::clock::Clock;
 use crate::db::{Database, DbLocation, OpenError};
 use crate::faults::injector::FaultInjector;
+use crate::functions::settings::FunctionsSettings;
 use crate::keys::Keys;
 use crate::realtime::hub::{Hub, RealtimeLimits};
 use crate::rest::sign_limit::{SignLimiter, SignLimits};
@@ -42,6 +43,8 @@ pub struct AppState {
     pub storage: Arc<StorageSettings>,
     /// Realtime's sockets, limits and the bus that carries committed changes to them.
     pub realtime: Arc<Hub>,
+    /// `/functions/v1`: which functions exist and where their server listens.
+    pub functions: Arc<FunctionsSettings>,
 }
 
 impl AppState {
@@ -60,6 +63,7 @@ impl AppState {
             sign_limit: Arc::new(SignLimiter::new(SignLimits::default())),
             storage: Arc::new(StorageSettings::default()),
             realtime: Arc::new(Hub::new(RealtimeLimits::default())),
+            functions: Arc::default(),
         }
     }
 
@@ -87,6 +91,13 @@ impl AppState {
     pub fn with_storage(self, storage: StorageSettings) -> AppState {
         AppState {
             storage: Arc::new(storage),
+            ..self
+        }
+    }
+
+    pub fn with_functions(self, functions: FunctionsSettings) -> AppState {
+        AppState {
+            functions: Arc::new(functions),
             ..self
         }
     }

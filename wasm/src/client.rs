@@ -289,6 +289,18 @@ impl Client {
         )
     }
 
+    /// The Edge Functions client (`client.functions.invoke`), sharing this client's key and
+    /// session.
+    #[cfg(feature = "functions")]
+    #[wasm_bindgen(getter)]
+    pub fn functions(&self) -> crate::functions::Functions {
+        crate::functions::Functions::new(
+            self.state.config.clone(),
+            #[cfg(feature = "auth")]
+            Rc::clone(&self.state.auth),
+        )
+    }
+
     /// Removes the auth client's visibility listener and refresh timers and forgets its
     /// subscribers (also done when the client is garbage-collected). Safe to call more than once.
     #[cfg(feature = "auth")]

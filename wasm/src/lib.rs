@@ -8,10 +8,13 @@
 //! `Error`, `options` reads `createClient`'s options, and [`js`] moves plain data across the
 //! boundary.
 //!
+//! [`storage`] is its `client.storage` (buckets and objects) and [`functions`] its
+//! `client.functions` (Edge Functions).
+//!
 //! Features: `auth` (`client.auth` and `createClient`'s `auth` options), `storage`
-//! (`client.storage`, in [`storage`]), `bench`
-//! (`parseEntriesForBenchmark`) and `console_error_panic_hook`, all in the default (npm) build; the
-//! logbook page is built without them (wasm/pkg-logbook), as it signs nobody in.
+//! (`client.storage`) and `functions` (`client.functions`), in the default (npm) build; `bench`
+//! (`parseEntriesForBenchmark`) and `console_error_panic_hook` are opt-in. The logbook page is
+//! built without any of them (wasm/pkg-logbook): it signs nobody in and stores no files.
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
 #[cfg(feature = "auth")]
@@ -19,6 +22,8 @@ pub mod auth;
 pub mod client;
 pub mod entry_list;
 pub mod error;
+#[cfg(feature = "functions")]
+pub mod functions;
 #[cfg(feature = "auth")]
 pub mod js;
 mod options;
@@ -34,6 +39,8 @@ pub use auth::{Auth, Mfa, Subscription};
 pub use client::{create_client, Client};
 pub use entry_list::EntryList;
 pub use error::ClientError;
+#[cfg(feature = "functions")]
+pub use functions::Functions;
 #[cfg(feature = "storage")]
 pub use storage::{StorageClient, StorageFileApi};
 

@@ -286,3 +286,62 @@ export type AuthMFAGetAuthenticatorAssuranceLevelResponse = AuthResult<{
   currentAuthenticationMethods: AMREntry[];
 }>;
 "#;
+
+#[cfg(feature = "functions")]
+#[wasm_bindgen(typescript_custom_section)]
+const FUNCTIONS_TYPES: &'static str = r#"
+/** `client.functions.invoke`'s options, as supabase-js's. */
+export interface FunctionInvokeOptions {
+  /**
+   * A string (`text/plain`), Blob or File or ArrayBuffer (`application/octet-stream`), FormData
+   * (multipart), or anything else, sent as JSON. A header of `headers` names another type.
+   */
+  body?: string | Blob | ArrayBuffer | FormData | Record<string, unknown> | unknown[] | number | boolean | null;
+  /** Sent as they are, over the client's own (`apikey`, `authorization`) and the defaults. */
+  headers?: Record<string, string>;
+  /** Default "POST". */
+  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** A region other than "any" pins the call there (`x-region`, `?forceFunctionRegion=`). */
+  region?: string;
+  signal?: AbortSignal;
+  /**
+   * Aborts the call (the request and reading the body) after this many milliseconds: a whole
+   * number from 1 to 2147483647; none by default. It ends as a FunctionsFetchError whose
+   * context is the AbortError.
+   */
+  timeout?: number;
+}
+
+/** The function answered with a status outside 2xx; `context` is its Response. */
+export interface FunctionsHttpError extends Error {
+  name: "FunctionsHttpError";
+  code: "functions_http_error";
+  context: Response;
+  status: number;
+}
+
+/** The platform in front of the function failed (`x-relay-error: true`); `context` is the Response. */
+export interface FunctionsRelayError extends Error {
+  name: "FunctionsRelayError";
+  code: "functions_relay_error";
+  context: Response;
+  status: number;
+}
+
+/** The request could not be sent or got no response; `context` is what fetch threw. */
+export interface FunctionsFetchError extends Error {
+  name: "FunctionsFetchError";
+  code: "functions_fetch_error";
+  context: unknown;
+}
+
+/**
+ * `invoke`'s result. `data` is the body read by its Content-Type: parsed JSON, a Blob
+ * (octet-stream, PDF), the Response itself (event-stream), FormData (multipart) or text. A body
+ * that cannot be read so (JSON that does not parse) is the `error`, with no `response`.
+ */
+export type FunctionsResponse<T = any> =
+  | { data: T; error: null; response: Response }
+  | { data: null; error: FunctionsHttpError | FunctionsRelayError; response: Response }
+  | { data: null; error: FunctionsFetchError | Error; response: undefined };
+"#;

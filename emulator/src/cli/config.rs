@@ -5,6 +5,7 @@ use crate::cli::project_file::{ProjectFile, ProjectFileError};
 use crate::cli::secret::{self, JwtSecret, SecretError};
 use crate::db::DbLocation;
 use crate::faults::plan::{self, FaultPlan};
+use crate::functions::settings::{FunctionServer, FunctionSettings, FunctionsSettings};
 use crate::keys::api_keys;
 use crate::keys::Keys;
 use crate::realtime::hub::{
@@ -42,6 +43,9 @@ use std::time::Duration;
 /// until SIGINT or SIGTERM. The tuning flags can also be set through the environment variables
 /// named below (flags win). Settings the Supabase CLI also has come from its config file
 /// (--config); a flag wins over the file.
+///
+/// Edge Functions calls (/functions/v1/<name>) are relayed to the function server named by
+/// --functions-url; the functions and their `verify_jwt` come from --config.
 ///
 /// For tests, faults can be injected into /rest/v1 and /auth/v1 (latency, 5xx answers, dropped
 /// connections, broken bodies, responses out of order) with --faults or, while running, through
@@ -243,6 +247,12 @@ pub struct Config {
     #[arg(long, value_name = "N")]
     pub sign_limit_per_minute: Option<u32>,
 
+    /// The developer's Edge Functions server: calls to /functions/v1/<name> are relayed to
+    /// <URL>/<name>. Default: `[functions] url` of `emulator.toml` beside --config; without
+    /// either, function calls are relay errors.
+    #[arg(long, value_name = "URL", value_parser = FunctionServer::parse)]
+    pub functions_url: Option<FunctionServer>,
+
     /// Limit signs from loopback clients too (they are exempt, so local use is never throttled);
     /// for tests of the limit.
     #[arg(long)]
@@ -425,6 +435,30 @@ impl Config {
                 .or(limits.token_verifications)
                 .unwrap_or(defaults.token_verifications_limit),
             ..defaults
+        }
+    }
+
+    /// `/functions/v1`: the flag's function server, else the emulator file's; the functions the
+    /// config file lists or its `functions/` directory holds, `verify_jwt` on unless turned off.
+    pub fn functions(&self, file: &ProjectFile) -> FunctionsSettings {
+        let defaults = FunctionSettings::default();
+        FunctionsSettings {
+            server: self
+                .functions_url
+                .clone()
+                .or_else(|| file.function_server.clone()),
+            listed: file
+                .functions
+                .iter()
+                .map(|(name, section)| {
+                    let settings = FunctionSettings {
+                        enabled: section.enabled.unwrap_or(defaults.enabled),
+                        verify_jwt: section.verify_jwt.unwrap_or(defaults.verify_jwt),
+                    };
+                    (name.clone(), settings)
+                })
+                .collect(),
+            directory: file.functions_directory.clone(),
         }
     }
 
@@ -755,6 +789,47 @@ mod tests {
                 .to_string();
             assert!(error.contains("at least 32"), "{error}");
         }
+    }
+
+    #[test]
+    fn functions_come_from_the_flag_then_the_files() {
+        use crate::cli::project_file::FunctionSection;
+        let parse =
+            |args: &[&str]| Config::try_parse_from(["geocache-emulator"].iter().chain(args));
+        let mut file = ProjectFile {
+            function_server: Some(FunctionServer::parse("http://127.0.0.1:2").unwrap()),
+            ..ProjectFile::default()
+        };
+        file.functions.insert(
+            "open".to_owned(),
+            FunctionSection {
+                enabled: None,
+                verify_jwt: Some(false),
+            },
+        );
+        file.functions
+            .insert("plain".to_owned(), FunctionSection::default());
+        let from_file = parse(&[]).unwrap().functions(&file);
+        assert_eq!(
+            from_file.server.map(|server| server.url()).as_deref(),
+            Some("http://127.0.0.1:2")
+        );
+        assert_eq!(
+            from_file.listed["open"],
+            FunctionSettings {
+                enabled: true,
+                verify_jwt: false
+            }
+        );
+        assert_eq!(from_file.listed["plain"], FunctionSettings::default());
+        let flag = parse(&["--functions-url", "http://127.0.0.1:1/"])
+            .unwrap()
+            .functions(&file);
+        assert_eq!(
+            flag.server.map(|server| server.url()).as_deref(),
+            Some("http://127.0.0.1:1")
+        );
+        assert!(parse(&["--functions-url", "https://x"]).is_err());
     }
 
     #[test]

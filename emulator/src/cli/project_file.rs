@@ -7,8 +7,10 @@
 //! the CLI refuses keys it does not know (it decodes the file strictly), so its thresholds live in
 //! `emulator.toml` beside the config file, read when present.
 
+use crate::functions::settings::FunctionServer;
 use crate::storage::policy::Policy;
 use serde::Deserialize;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// The emulator's own settings file, looked for beside the CLI's config file.
@@ -24,6 +26,16 @@ pub struct ProjectFile {
     /// From `emulator.toml` beside the config file.
     #[serde(skip)]
     pub sign_limit: SignLimitSection,
+    /// `[functions.<name>]`: the Edge Functions the project deploys, by name.
+    #[serde(default)]
+    pub functions: BTreeMap<String, FunctionSection>,
+    /// `[functions] url` of `emulator.toml`: where the function server listens.
+    #[serde(skip)]
+    pub function_server: Option<FunctionServer>,
+    /// `functions/` beside the config file, whose subdirectories are functions, as
+    /// `supabase functions deploy` sees them.
+    #[serde(skip)]
+    pub functions_directory: Option<PathBuf>,
     /// `[storage]` of `emulator.toml` beside the config file (the CLI's own `[storage]` has no
     /// policies: hosted projects write them in SQL).
     #[serde(skip)]
@@ -37,6 +49,22 @@ pub struct ProjectFile {
 pub struct StorageSection {
     #[serde(default)]
     pub policies: Vec<Policy>,
+}
+
+/// `[functions.<name>]`: the keys the emulator reads (the CLI's others, such as `entrypoint`,
+/// are the function server's business).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+pub struct FunctionSection {
+    pub enabled: Option<bool>,
+    pub verify_jwt: Option<bool>,
+}
+
+/// `[functions]` of `emulator.toml`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FunctionServerSection {
+    /// The developer's function server, e.g. `http://127.0.0.1:8000` (`--functions-url` wins).
+    pub url: Option<String>,
 }
 
 /// `[auth]`: only its `[auth.rate_limit]` is read.
@@ -62,6 +90,8 @@ struct EmulatorFile {
     sign_limit: SignLimitSection,
     #[serde(default)]
     storage: StorageSection,
+    #[serde(default)]
+    functions: FunctionServerSection,
 }
 
 /// `[sign_limit]` of `emulator.toml`, the migration's `private.sign_limits`; 0 turns a limit off
@@ -110,19 +140,21 @@ impl ProjectFile {
         };
         let text = std::fs::read_to_string(path).map_err(|error| fail(error.to_string()))?;
         let mut file = ProjectFile::parse(&text).map_err(fail)?;
-        let beside = path
-            .parent()
-            .unwrap_or_else(|| Path::new(""))
-            .join(EMULATOR_FILE_NAME);
+        let directory = path.parent().unwrap_or_else(|| Path::new(""));
+        file.functions_directory = Some(directory.join("functions"));
+        let beside = directory.join(EMULATOR_FILE_NAME);
         match std::fs::read_to_string(&beside) {
             Ok(text) => {
+                let problem = |problem| ProjectFileError {
+                    path: beside.clone(),
+                    problem,
+                };
                 let emulator_file: EmulatorFile =
-                    toml::from_str(&text).map_err(|error| ProjectFileError {
-                        path: beside.clone(),
-                        problem: error.to_string(),
-                    })?;
+                    toml::from_str(&text).map_err(|error| problem(error.to_string()))?;
                 file.sign_limit = emulator_file.sign_limit;
                 file.storage = emulator_file.storage;
+                file.function_server =
+                    ProjectFile::parse_function_server(&text).map_err(problem)?;
             }
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
             Err(error) => {
@@ -140,6 +172,17 @@ impl ProjectFile {
     pub fn parse_emulator_file(text: &str) -> Result<SignLimitSection, String> {
         let file: EmulatorFile = toml::from_str(text).map_err(|error| error.to_string())?;
         Ok(file.sign_limit)
+    }
+
+    /// `[functions] url` of `emulator.toml`, checked as `--functions-url` is.
+    pub fn parse_function_server(text: &str) -> Result<Option<FunctionServer>, String> {
+        let file: EmulatorFile = toml::from_str(text).map_err(|error| error.to_string())?;
+        file.functions
+            .url
+            .map(|url| {
+                FunctionServer::parse(&url).map_err(|problem| format!("[functions] url {problem}"))
+            })
+            .transpose()
     }
 
     /// Parses the file's text; values the emulator cannot serve are refused here, naming the key.
@@ -199,6 +242,71 @@ mod tests {
         }
         let wrong_type = ProjectFile::parse("[api]\nmax_rows = \"many\"\n").unwrap_err();
         assert!(wrong_type.contains("max_rows"), "{wrong_type}");
+    }
+
+    #[test]
+    fn reads_each_functions_settings() {
+        let file = ProjectFile::parse(
+            "[edge_runtime]\nenabled = true\n[functions.echo]\nverify_jwt = false\n\
+             entrypoint = \"./index.ts\"\n[functions.off]\nenabled = false\n",
+        )
+        .unwrap();
+        assert_eq!(
+            file.functions,
+            BTreeMap::from([
+                (
+                    "echo".to_owned(),
+                    FunctionSection {
+                        enabled: None,
+                        verify_jwt: Some(false)
+                    }
+                ),
+                (
+                    "off".to_owned(),
+                    FunctionSection {
+                        enabled: Some(false),
+                        verify_jwt: None
+                    }
+                ),
+            ])
+        );
+        assert!(ProjectFile::parse("[functions.echo]\nverify_jwt = \"no\"\n").is_err());
+    }
+
+    #[test]
+    fn the_emulator_file_names_the_function_server() {
+        let server =
+            ProjectFile::parse_function_server("[functions]\nurl = \"http://127.0.0.1:8000\"\n")
+                .unwrap()
+                .unwrap();
+        assert_eq!(server.url(), "http://127.0.0.1:8000");
+        assert_eq!(ProjectFile::parse_function_server("").unwrap(), None);
+        let bad =
+            ProjectFile::parse_function_server("[functions]\nurl = \"https://x\"\n").unwrap_err();
+        assert!(bad.contains("[functions] url"), "{bad}");
+        assert!(ProjectFile::parse_function_server("[functions]\nport = 1\n").is_err());
+    }
+
+    #[test]
+    fn loading_finds_the_emulator_file_and_the_functions_directory() {
+        let directory = tempfile::tempdir().unwrap();
+        let config = directory.path().join("config.toml");
+        std::fs::write(&config, "[functions.echo]\nverify_jwt = false\n").unwrap();
+        std::fs::write(
+            directory.path().join(EMULATOR_FILE_NAME),
+            "[functions]\nurl = \"http://127.0.0.1:9\"\n",
+        )
+        .unwrap();
+        let file = ProjectFile::load(&config).unwrap();
+        assert_eq!(
+            file.function_server.map(|server| server.url()).as_deref(),
+            Some("http://127.0.0.1:9")
+        );
+        assert_eq!(
+            file.functions_directory,
+            Some(directory.path().join("functions"))
+        );
+        assert_eq!(file.functions["echo"].verify_jwt, Some(false));
     }
 
     #[test]

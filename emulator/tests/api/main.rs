@@ -7,6 +7,7 @@ mod auth;
 mod connections;
 mod cors;
 mod faults;
+mod functions;
 mod fuzz_entry_points;
 mod injection;
 mod insert;

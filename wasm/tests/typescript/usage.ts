@@ -6,6 +6,8 @@ import {
   type ClientOptions,
   type EntryList,
   type Factor,
+  type FunctionInvokeOptions,
+  type FunctionsHttpError,
   type ListOptions,
   type LogbookError,
   type SignOptions,
@@ -122,6 +124,26 @@ export async function usage(): Promise<void> {
   }
   await client.signLogbook({ name: "Ann", message: "Found it!" }, {});
 
+  const invoked = await client.functions.invoke("notify-owner", { body: { entry: 1 }, headers: { "x-trace": "1" } });
+  if (invoked.error === null) {
+    const response: Response = invoked.response;
+    void [invoked.data, response.status];
+  } else if (invoked.error.name === "FunctionsHttpError" || invoked.error.name === "FunctionsRelayError") {
+    const http = invoked.error as FunctionsHttpError;
+    const context: Response = http.context;
+    void [context.status, http.code, invoked.response];
+  }
+  const invokeOptions: FunctionInvokeOptions = { method: "GET", body: new Blob(["x"]), region: "eu-west-1" };
+  await client.functions.invoke("echo/sub", invokeOptions);
+  await client.functions.invoke("echo", { body: new FormData(), signal: new AbortController().signal, timeout: 1_000 });
+  await client.functions.invoke("echo");
+
+  // @ts-expect-error supabase-js's five methods only
+  await client.functions.invoke("echo", { method: "TRACE" });
+  // @ts-expect-error the timeout is a number of milliseconds
+  await client.functions.invoke("echo", { timeout: "1s" });
+  // @ts-expect-error header values are strings
+  await client.functions.invoke("echo", { headers: { "x-count": 1 } });
   // @ts-expect-error the list is read by index, not indexed like an array
   void entries[0];
   // @ts-expect-error webauthn factors are not supported by this client
