@@ -15,6 +15,10 @@ pub enum RealtimeError {
     /// `subscribe` called twice on one channel, as realtime-js refuses it.
     #[error("tried to subscribe multiple times: subscribe can only be called once per channel")]
     AlreadySubscribed,
+    /// What a CHANNEL_ERROR status carries: the server refused the join (its reason), or its
+    /// postgres_changes did not match the listeners'.
+    #[error("{message}")]
+    ChannelError { message: String },
     /// A call on a channel that was removed.
     #[error("the channel was removed")]
     UnknownChannel,
@@ -28,6 +32,7 @@ impl RealtimeError {
             RealtimeError::UnsupportedKind { .. } => "unsupported_frame",
             RealtimeError::FieldTooLong { .. } => "field_too_long",
             RealtimeError::AlreadySubscribed => "already_subscribed",
+            RealtimeError::ChannelError { .. } => "channel_error",
             RealtimeError::UnknownChannel => "unknown_channel",
         }
     }

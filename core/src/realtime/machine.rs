@@ -102,6 +102,11 @@ impl Realtime {
         self.find(id).map(|channel| channel.state)
     }
 
+    /// Whether `subscribe` was called on the channel.
+    pub fn is_subscribed(&self, id: ChannelId) -> bool {
+        self.find(id).is_some_and(|channel| channel.subscribed)
+    }
+
     /// Whether a socket is open.
     pub fn is_connected(&self) -> bool {
         self.connection == Connection::Open
