@@ -30,7 +30,8 @@ use std::time::Duration;
 /// A local Supabase-compatible backend for the geocache logbook: the PostgREST subset for
 /// `public.geocache_logs` and the auth server (/auth/v1: email sign-up and sign-in, refresh
 /// tokens, TOTP and phone MFA, SMS codes readable at GET /emulator/v1/sms with the service_role
-/// key), stored in SQLite.
+/// key), stored in SQLite, and Realtime (/realtime/v1/websocket: the table's changes, broadcast and
+/// presence over Phoenix channels).
 ///
 /// After binding it prints `API URL: ...`, `anon key: ...`, `service_role key: ...`,
 /// `Publishable key: sb_publishable_...` and `Secret key: sb_secret_...`, one per line, and serves
@@ -41,7 +42,9 @@ use std::time::Duration;
 /// For tests, faults can be injected into /rest/v1 and /auth/v1 (latency, 5xx answers, dropped
 /// connections, broken bodies, responses out of order) with --faults or, while running, through
 /// /emulator/v1/faults (GET reads the plan and its counters, POST installs one, DELETE clears
-/// it; the secret key or the service_role key in the `apikey` header).
+/// it; the secret key or the service_role key in the `apikey` header). GET
+/// /emulator/v1/realtime/sockets lists the open Realtime sockets and their channels, and DELETE
+/// drops them all, as a restart would (same key).
 #[derive(Debug, Clone, Parser)]
 #[command(name = "geocache-emulator", version)]
 pub struct Config {
@@ -737,6 +740,45 @@ mod tests {
             assert!(
                 Config::try_parse_from(["geocache-emulator", flag, value]).is_err(),
                 "{flag} {value}"
+            );
+        }
+    }
+
+    #[test]
+    fn realtime_limits_default_to_hosted_free_plan_and_come_from_flags() {
+        let config = Config::try_parse_from(["geocache-emulator"]).unwrap();
+        assert_eq!(config.realtime_limits(), RealtimeLimits::default());
+        assert_eq!(
+            (
+                RealtimeLimits::default().max_connections,
+                RealtimeLimits::default().max_channels,
+                RealtimeLimits::default().timeout
+            ),
+            (200, 100, Duration::from_secs(60))
+        );
+        let config = Config::try_parse_from([
+            "geocache-emulator",
+            "--realtime-max-connections",
+            "3",
+            "--realtime-max-channels",
+            "4",
+            "--realtime-timeout",
+            "5",
+        ])
+        .unwrap();
+        let limits = config.realtime_limits();
+        assert_eq!(
+            (limits.max_connections, limits.max_channels, limits.timeout),
+            (3, 4, Duration::from_secs(5))
+        );
+        for flag in [
+            "--realtime-max-connections",
+            "--realtime-max-channels",
+            "--realtime-timeout",
+        ] {
+            assert!(
+                Config::try_parse_from(["geocache-emulator", flag, "0"]).is_err(),
+                "{flag}"
             );
         }
     }

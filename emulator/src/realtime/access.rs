@@ -5,11 +5,31 @@
 //! - The socket's own `sb_` key (what supabase-js sends without a session): anon. A new-format key
 //!   is not a JWT and carries no claims.
 //! - A JWT (a user's session, or a legacy key): verified with the project's secret; it must name
-//!   a `role` and an `exp`, as Realtime requires, and its role applies.
+//!   a `role` and an `exp` still to come, as Realtime requires, and its role applies until then.
 //! - Anything else: refused with Realtime's `InvalidJWTToken` reason.
 
 use crate::keys::api_keys::NEW_FORMAT_PREFIX;
 use crate::keys::{JwtError, Keys, Role};
+
+/// Who a channel acts for: its role and, for a user's token, the user (`sub`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChannelAccess {
+    pub role: Role,
+    pub subject: Option<String>,
+    /// When the token expires (its `exp`, Unix seconds): the channel is closed then unless a
+    /// fresh token has arrived. `None` for an API key's access.
+    pub expires_at: Option<i64>,
+}
+
+impl ChannelAccess {
+    fn role(role: Role) -> ChannelAccess {
+        ChannelAccess {
+            role,
+            subject: None,
+            expires_at: None,
+        }
+    }
+}
 
 /// Refused tokens, worded as Realtime's join errors (`{reason: "InvalidJWTToken: ..."}`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -21,13 +41,13 @@ pub fn channel_role(
     key_role: Role,
     token: Option<&str>,
     now: i64,
-) -> Result<Role, AccessError> {
+) -> Result<ChannelAccess, AccessError> {
     let Some(token) = token else {
-        return Ok(key_role);
+        return Ok(ChannelAccess::role(key_role));
     };
     if token.starts_with(NEW_FORMAT_PREFIX) {
         return if token == api_key {
-            Ok(Role::Anon)
+            Ok(ChannelAccess::role(Role::Anon))
         } else {
             Err(invalid("an API key other than the connection's"))
         };
@@ -38,7 +58,25 @@ pub fn channel_role(
     if !claims.contains_key("role") || !claims.contains_key("exp") {
         return Err(invalid("Fields `role` and `exp` are required in JWT"));
     }
-    Keys::role_of(&claims).map_err(|error| invalid(reason(&error)))
+    let role = Keys::role_of(&claims).map_err(|error| invalid(reason(&error)))?;
+    let subject = claims
+        .get("sub")
+        .and_then(|sub| sub.as_str())
+        .map(str::to_owned);
+    let expires_at = claims.get("exp").and_then(|exp| {
+        exp.as_i64()
+            .or_else(|| exp.as_f64().map(|seconds| seconds as i64))
+    });
+    // No clock skew here: a channel is closed the moment its token expires, so it cannot join
+    // with one that has.
+    if expires_at.is_some_and(|exp| exp <= now) {
+        return Err(invalid(reason(&JwtError::Expired)));
+    }
+    Ok(ChannelAccess {
+        role,
+        subject,
+        expires_at,
+    })
 }
 
 fn invalid(reason: &str) -> AccessError {
@@ -74,7 +112,7 @@ mod tests {
         let keys = Keys::new(DEFAULT_JWT_SECRET);
         let publishable = keys.publishable_key().to_owned();
         let role = |key: &str, key_role: Role, token: Option<&str>| {
-            channel_role(&keys, key, key_role, token, NOW)
+            channel_role(&keys, key, key_role, token, NOW).map(|access| access.role)
         };
         assert_eq!(role(&publishable, Role::Anon, None), Ok(Role::Anon));
         assert_eq!(
@@ -111,6 +149,9 @@ mod tests {
         };
         let expired = keys.sign(&json!({"role": "authenticated", "exp": NOW - 120}));
         assert_eq!(refuse(&expired), "InvalidJWTToken: Token has expired");
+        // Within PostgREST's 30 s of skew, but expired all the same.
+        let just_expired = keys.sign(&json!({"role": "authenticated", "exp": NOW}));
+        assert_eq!(refuse(&just_expired), "InvalidJWTToken: Token has expired");
         let no_exp = keys.sign(&json!({"role": "authenticated"}));
         assert_eq!(
             refuse(&no_exp),

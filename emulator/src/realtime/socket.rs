@@ -2,16 +2,21 @@
 //!
 //! One task per socket reads the client's frames and the hub's bus in turn, so everything the
 //! socket sends (replies, changes, broadcasts) goes out in the order it happened. A socket that
-//! sends nothing (not even a heartbeat) for the timeout is closed; one that falls too far behind
-//! the bus is closed with 1011 rather than skipping events.
+//! sends nothing (not even a heartbeat) for the timeout is closed, and so is one that reads nothing
+//! for as long; one that falls too far behind the bus is closed with 1011 rather than skipping
+//! events.
 
+use crate::auth::random;
 use crate::clock::Clock;
 use crate::keys::{Keys, Role};
 use crate::realtime::access;
-use crate::realtime::binding::{self, Binding};
+use crate::realtime::access::ChannelAccess;
+use crate::realtime::binding::Binding;
 use crate::realtime::change::Change;
 use crate::realtime::frame::{self, Broadcast, Message, Outgoing, Payload, Vsn};
-use crate::realtime::hub::{Event, Hub, TopicBroadcast};
+use crate::realtime::hub::{ChannelView, Event, Hub, TopicBroadcast};
+use crate::realtime::join::JoinConfig;
+use crate::realtime::presence;
 use axum::extract::ws::{CloseFrame, Message as WsMessage, WebSocket};
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -36,10 +41,14 @@ pub struct Connection {
 #[derive(Debug)]
 struct Channel {
     join_ref: Option<String>,
-    role: Role,
+    access: ChannelAccess,
     bindings: Vec<Binding>,
     broadcast_self: bool,
     broadcast_ack: bool,
+    /// Whether presence events are sent to this channel.
+    presence_enabled: bool,
+    /// The key this channel tracks under: `config.presence.key`, else a random one.
+    presence_key: String,
 }
 
 /// Why the loop ends.
@@ -59,8 +68,8 @@ struct Socket {
 }
 
 pub async fn serve(ws: WebSocket, connection: Connection, hub: Arc<Hub>) {
-    let open = hub.open();
-    let (mut events, mut drops, _count) = (open.events, open.drops, open.count);
+    let open = hub.open(connection.vsn.name());
+    let (mut events, mut drops, _registration) = (open.events, open.drops, open.registration);
     drops.mark_unchanged();
     let timeout = hub.limits.timeout;
     let mut socket = Socket {
@@ -72,6 +81,7 @@ pub async fn serve(ws: WebSocket, connection: Connection, hub: Arc<Hub>) {
     };
     let mut deadline = Instant::now() + timeout;
     let end = loop {
+        let expiry = socket.next_expiry();
         tokio::select! {
             frame = socket.ws.recv() => {
                 let Some(Ok(frame)) = frame else { break End::Gone };
@@ -88,6 +98,7 @@ pub async fn serve(ws: WebSocket, connection: Connection, hub: Arc<Hub>) {
                 let step = match event {
                     Ok(Event::Change(change)) => socket.deliver_change(&change).await,
                     Ok(Event::Broadcast(broadcast)) => socket.deliver_broadcast(&broadcast).await,
+                    Ok(Event::Presence(diff)) => socket.deliver_presence(&diff).await,
                     Err(RecvError::Lagged(_)) => Err(End::Close(1011, "too slow: events were pending")),
                     Err(RecvError::Closed) => Err(End::Gone),
                 };
@@ -95,6 +106,9 @@ pub async fn serve(ws: WebSocket, connection: Connection, hub: Arc<Hub>) {
             }
             _ = drops.changed() => return,
             () = sleep_until(deadline) => break End::Close(1000, "timeout"),
+            () = sleep_until(expiry.unwrap_or(deadline)), if expiry.is_some() => {
+                if let Err(end) = socket.close_expired().await { break end; }
+            }
         }
     };
     if let End::Close(code, reason) = end {
@@ -112,7 +126,11 @@ impl Socket {
             Outgoing::Text(text) => WsMessage::Text(text.into()),
             Outgoing::Binary(bytes) => WsMessage::Binary(bytes.into()),
         };
-        self.ws.send(message).await.map_err(|_| End::Gone)
+        // A client that stops reading would hold the send (and so the socket) forever.
+        match tokio::time::timeout(self.hub.limits.timeout, self.ws.send(message)).await {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(_)) | Err(_) => Err(End::Gone),
+        }
     }
 
     async fn push(
@@ -165,6 +183,7 @@ impl Socket {
             (_, "phx_leave") => self.leave(&message).await,
             (_, "access_token") => self.access_token(&message).await,
             (_, "broadcast") => self.broadcast(&message).await,
+            (_, "presence") => self.presence(&message).await,
             (_, event) => {
                 let reason = format!("unknown event: {event}");
                 self.refuse(&message, &reason).await
@@ -194,44 +213,66 @@ impl Socket {
                 )
                 .await;
         }
-        let config = payload.get("config").cloned().unwrap_or_else(|| json!({}));
-        if config.get("private").and_then(Value::as_bool) == Some(true) {
+        let config = JoinConfig::read(payload.get("config").unwrap_or(&Value::Null));
+        if config.private {
             let reason = format!(
                 "Unauthorized: You do not have permissions to read from this Channel topic: {name}"
             );
             return self.refuse(message, &reason).await;
         }
         let token = payload.get("access_token").and_then(Value::as_str);
-        let role = match self.channel_role(token) {
-            Ok(role) => role,
+        let access = match self.channel_role(token) {
+            Ok(access) => access,
             Err(error) => return self.refuse(message, &error.0).await,
+        };
+        // Without a key of its own, a channel tracks under a random one, as Realtime's.
+        let presence_key = match config
+            .presence_key
+            .clone()
+            .map_or_else(|| random::uuid().map(|id| id.to_string()), Ok)
+        {
+            Ok(key) => key,
+            Err(_) => {
+                return self
+                    .refuse(message, "no random source for a presence key")
+                    .await
+            }
         };
         if rejoin {
             // Phoenix closes a topic's earlier join when the same socket joins it again.
             self.close_channel(&message.topic).await?;
         }
-        let requested = binding::requested(&config);
-        let broadcast = config.get("broadcast");
-        let flag = |key: &str| {
-            broadcast
-                .and_then(|settings| settings.get(key))
-                .and_then(Value::as_bool)
-                .unwrap_or(false)
-        };
+        let requested = config.postgres_changes;
+        let presence_enabled = config.presence_enabled;
         let channel = Channel {
             join_ref: message.join_ref.clone(),
-            role,
+            access,
             bindings: requested
                 .iter()
                 .filter_map(|entry| entry.outcome.clone().ok())
                 .collect(),
-            broadcast_self: flag("self"),
-            broadcast_ack: flag("ack"),
+            broadcast_self: config.broadcast_self,
+            broadcast_ack: config.broadcast_ack,
+            presence_enabled,
+            presence_key,
         };
         self.channels.insert(message.topic.clone(), channel);
+        self.show();
         let replies: Vec<Value> = requested.iter().map(|entry| entry.reply.clone()).collect();
         self.reply(message, "ok", json!({"postgres_changes": replies}))
             .await?;
+        if presence_enabled {
+            let state = self.hub.presence_state(&message.topic);
+            let join_ref = message.join_ref.clone();
+            self.push(
+                join_ref.as_deref(),
+                None,
+                &message.topic,
+                "presence_state",
+                &state,
+            )
+            .await?;
+        }
         if requested.is_empty() {
             return Ok(());
         }
@@ -265,7 +306,64 @@ impl Socket {
             .await
     }
 
-    fn channel_role(&self, token: Option<&str>) -> Result<Role, access::AccessError> {
+    /// When the first channel's token expires.
+    fn next_expiry(&self) -> Option<Instant> {
+        let now = self.connection.clock.now_seconds();
+        self.channels
+            .values()
+            .filter_map(|channel| channel.access.expires_at)
+            .min()
+            .map(|exp| {
+                let seconds = u64::try_from(exp.saturating_sub(now)).unwrap_or(0);
+                Instant::now() + std::time::Duration::from_secs(seconds)
+            })
+    }
+
+    /// Closes every channel whose token has expired, as hosted Realtime does: a `system` error,
+    /// then `phx_close`. A client keeps its channels by sending a fresh `access_token` in time.
+    async fn close_expired(&mut self) -> Result<(), End> {
+        let now = self.connection.clock.now_seconds();
+        let mut expired: Vec<(String, Option<String>)> = self
+            .channels
+            .iter()
+            .filter(|(_, channel)| channel.access.expires_at.is_some_and(|exp| exp <= now))
+            .map(|(topic, channel)| (topic.clone(), channel.join_ref.clone()))
+            .collect();
+        expired.sort();
+        for (topic, join_ref) in expired {
+            let name = topic
+                .strip_prefix(TOPIC_PREFIX)
+                .unwrap_or(&topic)
+                .to_owned();
+            let status = json!({
+                "extension": "system",
+                "status": "error",
+                "message": "Token has expired",
+                "channel": name,
+            });
+            self.push(join_ref.as_deref(), None, &topic, "system", &status)
+                .await?;
+            self.close_channel(&topic).await?;
+        }
+        Ok(())
+    }
+
+    /// Tells the hub which channels this socket has joined, and for whom.
+    fn show(&self) {
+        let mut channels: Vec<ChannelView> = self
+            .channels
+            .iter()
+            .map(|(topic, channel)| ChannelView {
+                topic: topic.clone(),
+                role: channel.access.role.name(),
+                sub: channel.access.subject.clone(),
+            })
+            .collect();
+        channels.sort_by(|left, right| left.topic.cmp(&right.topic));
+        self.hub.show(self.id, channels);
+    }
+
+    fn channel_role(&self, token: Option<&str>) -> Result<ChannelAccess, access::AccessError> {
         let connection = &self.connection;
         access::channel_role(
             &connection.keys,
@@ -286,6 +384,8 @@ impl Socket {
         let Some(channel) = self.channels.remove(topic) else {
             return Ok(());
         };
+        self.hub.untrack(topic, self.id);
+        self.show();
         let join_ref = channel.join_ref;
         self.push(
             join_ref.as_deref(),
@@ -304,10 +404,11 @@ impl Socket {
             Payload::BinaryBroadcast { .. } => None,
         };
         match self.channel_role(token) {
-            Ok(role) => {
+            Ok(access) => {
                 if let Some(channel) = self.channels.get_mut(&message.topic) {
-                    channel.role = role;
+                    channel.access = access;
                 }
+                self.show();
                 self.reply(message, "ok", json!({})).await
             }
             Err(error) => {
@@ -338,10 +439,57 @@ impl Socket {
         Ok(())
     }
 
+    /// `{type: "presence", event: "track" | "untrack", payload}`.
+    async fn presence(&mut self, message: &Message) -> Result<(), End> {
+        let Payload::Json(payload) = &message.payload else {
+            return self.refuse(message, "malformed presence").await;
+        };
+        let Some(key) = self
+            .channels
+            .get(&message.topic)
+            .map(|channel| channel.presence_key.clone())
+        else {
+            return self.refuse(message, "unmatched topic").await;
+        };
+        match payload.get("event").and_then(Value::as_str) {
+            Some("track") => {
+                let state = match payload.get("payload") {
+                    Some(Value::Object(state)) => state.clone(),
+                    None | Some(Value::Null) => serde_json::Map::new(),
+                    Some(_) => {
+                        return self
+                            .refuse(message, "a presence payload is an object")
+                            .await
+                    }
+                };
+                self.hub.track(&message.topic, &key, self.id, state);
+            }
+            Some("untrack") => self.hub.untrack(&message.topic, self.id),
+            _ => {
+                return self
+                    .refuse(message, "a presence event is track or untrack")
+                    .await
+            }
+        }
+        self.reply(message, "ok", json!({})).await
+    }
+
+    async fn deliver_presence(&mut self, diff: &presence::Diff) -> Result<(), End> {
+        let enabled = self
+            .channels
+            .get(&diff.topic)
+            .is_some_and(|channel| channel.presence_enabled);
+        if !enabled {
+            return Ok(());
+        }
+        self.push(None, None, &diff.topic, "presence_diff", &diff.payload())
+            .await
+    }
+
     async fn deliver_change(&mut self, change: &Change) -> Result<(), End> {
         let mut messages = Vec::new();
         for (topic, channel) in &self.channels {
-            if !change.visible_to(channel.role) {
+            if !change.visible_to(channel.access.role) {
                 continue;
             }
             let ids: Vec<u32> = channel
