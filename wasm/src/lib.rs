@@ -5,16 +5,17 @@
 //! and are read by index), [`auth`] its `client.auth` (sessions, auto-refresh, MFA), [`transport`]
 //! sends the core's plain requests with gloo-net under the client's deadline and retries reads
 //! (`timer` holds the two timers that takes), [`error`] turns every core error into a real JS
-//! `Error`, `options` reads `createClient`'s options, and [`js`] moves plain data across the
-//! boundary.
+//! `Error`, `options` reads `createClient`'s options, [`js`] moves plain data across the
+//! boundary, and [`realtime`] is `client.channel(...)`: Supabase Realtime over a WebSocket.
 //!
 //! [`storage`] is its `client.storage` (buckets and objects) and [`functions`] its
 //! `client.functions` (Edge Functions).
 //!
 //! Features: `auth` (`client.auth` and `createClient`'s `auth` options), `storage`
-//! (`client.storage`) and `functions` (`client.functions`), in the default (npm) build; `bench`
-//! (`parseEntriesForBenchmark`) and `console_error_panic_hook` are opt-in. The logbook page is
-//! built without any of them (wasm/pkg-logbook): it signs nobody in and stores no files.
+//! (`client.storage`), `functions` (`client.functions`) and `realtime` (`client.channel` and
+//! friends), the default (npm) build; `bench` (`parseEntriesForBenchmark`) and
+//! `console_error_panic_hook` on request. The logbook page is built with `realtime` only
+//! (wasm/pkg-logbook): it signs nobody in and stores no files.
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
 #[cfg(feature = "auth")]
@@ -27,6 +28,10 @@ pub mod functions;
 #[cfg(feature = "auth")]
 pub mod js;
 mod options;
+#[cfg(feature = "realtime")]
+pub mod realtime;
+#[cfg(feature = "realtime")]
+mod realtime_api;
 mod sign_options;
 #[cfg(feature = "storage")]
 pub mod storage;
@@ -43,6 +48,8 @@ pub use error::ClientError;
 pub use functions::Functions;
 #[cfg(feature = "storage")]
 pub use storage::{StorageClient, StorageFileApi};
+#[cfg(feature = "realtime")]
+pub use realtime::RealtimeChannel;
 
 /// Runs when the module is instantiated (not exported): Rust panics then reach `console.error`
 /// with their message. In the browser tests wasm-bindgen-test installs its own hook afterwards.
