@@ -46,10 +46,10 @@ pub use entry_list::EntryList;
 pub use error::ClientError;
 #[cfg(feature = "functions")]
 pub use functions::Functions;
-#[cfg(feature = "storage")]
-pub use storage::{StorageClient, StorageFileApi};
 #[cfg(feature = "realtime")]
 pub use realtime::RealtimeChannel;
+#[cfg(feature = "storage")]
+pub use storage::{StorageClient, StorageFileApi};
 
 /// Runs when the module is instantiated (not exported): Rust panics then reach `console.error`
 /// with their message. In the browser tests wasm-bindgen-test installs its own hook afterwards.
