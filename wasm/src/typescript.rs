@@ -344,6 +344,8 @@ export type FunctionsResponse<T = any> =
   | { data: T; error: null; response: Response }
   | { data: null; error: FunctionsHttpError | FunctionsRelayError; response: Response }
   | { data: null; error: FunctionsFetchError | Error; response: undefined };
+"#;
+
 #[cfg(feature = "realtime")]
 #[wasm_bindgen(typescript_custom_section)]
 const REALTIME_TYPES: &'static str = r#"
