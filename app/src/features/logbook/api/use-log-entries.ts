@@ -3,6 +3,7 @@ import { mergeNewer } from '../device-copy/catch-up';
 import { keepCopy, openDeviceCopy, type DeviceCopy, type KeptCopy } from '../device-copy/copy-store';
 import type { KeptEntry } from '../device-copy/newest-first';
 import { plainRows } from '../device-copy/plain-rows';
+import { isClientLoadFailure } from './client-code';
 import { useEntryListMemory } from './entry-list-memory';
 import { startEntryPages, type EntryPages } from './entry-pages';
 import type { EntryList, EntryRows, Shown } from './entry-types';
@@ -68,7 +69,8 @@ export function useLogEntries(): LogEntriesState {
       // A slower, older read must not overwrite a newer one, nor touch an unmounted component.
       const current = () => mounted.current && request === latestRequest.current;
       const failed = (error: unknown) => {
-        console.error('Error fetching logs:', error);
+        // The client's code not loading is the page's failure, reported once by App.tsx in place of the logbook.
+        if (!isClientLoadFailure(error)) console.error('Error fetching logs:', error);
         if (current()) setRead((before) => (before === 'loading' ? 'failed' : before));
       };
       const keepOnDevice = (entries: readonly KeptEntry[], times: { updatedAt: number; reconciledAt: number }) => {
