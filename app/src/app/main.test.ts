@@ -9,6 +9,9 @@ const loadLogbook = vi.hoisted(() => vi.fn(() => Promise.resolve(() => null)));
 const env = vi.hoisted(() => ({ logbookOpen: false, supabaseUrl: '', supabaseKey: '' }));
 const renderApp = vi.hoisted(() => vi.fn());
 const prefetchLogEntries = vi.hoisted(() => vi.fn());
+const paintKeptEntries = vi.hoisted(() => vi.fn());
+/** What the visit's read finds on the device, when the test says. */
+const copyRead = vi.hoisted(() => ({ resolve: (_found: { kept: unknown }): void => undefined }));
 
 vi.mock('@/config/env', () => ({ env }));
 vi.mock('./load-logbook', () => ({ loadLogbook }));
@@ -29,7 +32,7 @@ function mockLazyModules() {
   vi.doMock('@/features/logbook/api/prefetch-entries', () => {
     if (failures.prefetchEntries) throw failures.prefetchEntries;
     loaded.prefetch += 1;
-    return { prefetchLogEntries };
+    return { prefetchLogEntries, paintKeptEntries };
   });
 }
 
@@ -39,7 +42,10 @@ beforeEach(() => {
   Object.assign(loaded, { renderApp: 0, prefetch: 0 });
   Object.assign(failures, { renderApp: null, prefetchEntries: null });
   renderApp.mockReset();
-  prefetchLogEntries.mockReset();
+  prefetchLogEntries.mockReset().mockImplementation(() => ({
+    plan: new Promise((resolve) => (copyRead.resolve = resolve)),
+  }));
+  paintKeptEntries.mockReset();
   loadLogbook.mockReset().mockResolvedValue(() => null);
 });
 afterEach(() => {
@@ -110,6 +116,26 @@ describe('the entry point', () => {
     expect(document.querySelector('main')).toHaveTextContent('text');
     loadedLogbook(() => null);
     await vi.waitFor(() => expect(renderApp).toHaveBeenCalledExactlyOnceWith(document.getElementById('root')));
+  });
+
+  it('paints the entries kept on the device into the served HTML while React loads', async () => {
+    env.logbookOpen = true;
+    loadLogbook.mockReturnValue(new Promise(() => undefined));
+    const root = await start('empty');
+    await vi.waitFor(() => expect(prefetchLogEntries).toHaveBeenCalledTimes(1));
+    const entries = [{ id: 1, created_at: '2024-05-01T10:00:00+00:00', name: 'Ann', message: 'Hi' }];
+    copyRead.resolve({ kept: { entries, updatedAt: 1, reconciledAt: 1 } });
+    await vi.waitFor(() => expect(paintKeptEntries).toHaveBeenCalledExactlyOnceWith(root, entries));
+    expect(renderApp).not.toHaveBeenCalled();
+  });
+
+  it('leaves the page to React once it renders: a copy read after that is not painted here', async () => {
+    env.logbookOpen = true;
+    await start('empty');
+    await vi.waitFor(() => expect(renderApp).toHaveBeenCalledTimes(1));
+    copyRead.resolve({ kept: { entries: [{ id: 1, created_at: '2024-05-01T10:00:00+00:00', name: 'Ann', message: 'Hi' }] } });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(paintKeptEntries).not.toHaveBeenCalled();
   });
 
   it('leaves a failed early load of the logbook to the page (no unhandled rejection, nothing logged here)', async () => {

@@ -12,13 +12,20 @@ if (!root) throw new Error('index.html has no #root element');
 // The teaser is prerendered into index.html at build time (app/build/prerender-teaser.ts): the page is
 // complete before any script runs, and no React, client or wasm is downloaded for it. Everything else
 // (the logbook, or a teaser that was not prerendered) is rendered by React, loaded only then.
+/** Set once React has been asked to render the page: from then on only React changes what `root` holds. */
+let reactRendering = false;
+
 if (env.logbookOpen || !root.firstElementChild) {
   if (env.logbookOpen) {
-    // Starts the first request as soon as the client is ready, instead of after React has rendered the
-    // logbook (renderPage loads the logbook's code and the wasm client while React loads). If either
-    // fails, the logbook's own load (App.tsx) tries again and reports it.
+    // Starts the visit's read before React has loaded: the device's copy, then the entries it lacks once the wasm
+    // client is ready (the logbook takes the read over when it renders). The entries kept on the device are painted
+    // into the served HTML as soon as they are read, if React has not rendered yet: on a slow phone that is long
+    // before React's code has run. If the chunk fails, the logbook's own load (App.tsx) tries again and reports it.
     import('@/features/logbook/api/prefetch-entries').then(
-      ({ prefetchLogEntries }) => prefetchLogEntries(),
+      ({ prefetchLogEntries, paintKeptEntries }) =>
+        prefetchLogEntries().plan.then(({ kept }) => {
+          if (kept !== null && !reactRendering) paintKeptEntries(root, kept.entries);
+        }),
       () => undefined,
     );
   }
@@ -45,7 +52,10 @@ function renderPage(root: HTMLElement): void {
   // which loads it again.
   const logbook = env.logbookOpen ? loadLogbook().catch(() => undefined) : undefined;
   Promise.all([import('./render-app'), logbook]).then(
-    ([{ renderApp }]) => renderApp(root),
+    ([{ renderApp }]) => {
+      reactRendering = true;
+      renderApp(root);
+    },
     (error: unknown) => {
       console.error('Error loading the page:', error);
       showPageFailure(root, {

@@ -1,5 +1,8 @@
 import { startVisitRead, type VisitRead } from './visit-read';
 
+// main.tsx paints the copy this read finds before React has loaded; both come in this one chunk.
+export { paintKeptEntries } from '../device-copy/paint-kept-entries';
+
 let prefetched: VisitRead | undefined;
 
 /**
@@ -7,8 +10,14 @@ let prefetched: VisitRead | undefined;
  * logbook's first load takes it over, pages already read included (an error then reaches the same
  * console.error).
  */
-export function prefetchLogEntries(): void {
+export function prefetchLogEntries(): VisitRead {
   prefetched ??= startVisitRead();
+  return prefetched;
+}
+
+/** The prefetched read, if one is waiting to be taken over (not taking it). */
+export function peekPrefetched(): VisitRead | undefined {
+  return prefetched;
 }
 
 /** The prefetched read, once: later loads read afresh. */

@@ -7,8 +7,8 @@ import { isClientLoadFailure } from './client-code';
 import { useEntryListMemory } from './entry-list-memory';
 import { startEntryPages, type EntryPages } from './entry-pages';
 import type { EntryList, EntryRows, Shown } from './entry-types';
-import { takePrefetched } from './prefetch-entries';
-import { startVisitRead, type VisitPlan } from './visit-read';
+import { peekPrefetched, takePrefetched } from './prefetch-entries';
+import { startVisitRead, type VisitPlan, type VisitRead } from './visit-read';
 
 /** The list before the first page arrives. Its readers are never called: it has no rows. */
 const NO_ENTRIES: EntryRows = {
@@ -21,6 +21,12 @@ const NO_ENTRIES: EntryRows = {
 
 function noRow(): never {
   throw new RangeError('index out of range: the list has 0 entries');
+}
+
+/** The device's copy a read started before the first render has already found, as the list reads it. */
+function keptBefore(visit: VisitRead | undefined): EntryRows | null {
+  const found = visit?.settled?.kept;
+  return found ? plainRows(found.entries) : null;
 }
 
 /** How the first read of this visit stands. */
@@ -52,8 +58,9 @@ export interface LogEntriesState {
 export function useLogEntries(): LogEntriesState {
   const [shown, setShown] = useState<Shown | null>(null);
   const [caughtUp, setCaughtUp] = useState<EntryRows | null>(null);
-  const [kept, setKept] = useState<EntryRows | null>(null);
-  const [updatedAt, setUpdatedAt] = useState<number | null>(null);
+  // A copy read before the first render (main.tsx starts the read, and may have painted it already) is shown by it.
+  const [kept, setKept] = useState<EntryRows | null>(() => keptBefore(peekPrefetched()));
+  const [updatedAt, setUpdatedAt] = useState<number | null>(() => peekPrefetched()?.settled?.kept?.updatedAt ?? null);
   const [read, setRead] = useState<ReadState>('loading');
   const copy = useRef<Promise<DeviceCopy | null> | null>(null);
   const { latest, show, release } = useEntryListMemory(shown);
@@ -137,7 +144,7 @@ export function useLogEntries(): LogEntriesState {
       copy.current = visit.copy;
       const start = ({ kept: found, plan }: VisitPlan) => {
         if (found !== null && mounted.current) {
-          setKept(plainRows(found.entries));
+          setKept((shown) => shown ?? plainRows(found.entries));
           setUpdatedAt((at) => at ?? found.updatedAt);
         }
         if (plan.kind === 'newer' && found !== null) readNewer(visit.pages, found);

@@ -14,7 +14,10 @@ export interface VisitRead {
   readonly copy: Promise<DeviceCopy | null>;
   /** Never rejects: a copy that cannot be read counts as none, and the read is whole. */
   readonly plan: Promise<VisitPlan>;
-  /** The plan, when it was known at once (no IndexedDB): its pages can be taken over without waiting a turn. */
+  /**
+   * The plan once it is known (at once without IndexedDB): its pages can be taken over, and the copy shown, without
+   * waiting a turn.
+   */
   readonly settled?: VisitPlan;
   readonly pages: EntryPages;
 }
@@ -32,5 +35,8 @@ export function startVisitRead(now: number = Date.now()): VisitRead {
     .catch(() => null)
     .then((kept) => ({ kept, plan: planRead(kept, now) }));
   const pages = startEntryPages(plan.then(({ plan: read }) => (read.kind === 'newer' ? read.since : undefined)));
-  return { copy, plan, pages };
+  const visit: { -readonly [K in keyof VisitRead]: VisitRead[K] } = { copy, plan, pages };
+  // Before anyone else hears of the plan: whoever is told of it finds it settled.
+  void plan.then((known) => (visit.settled = known));
+  return visit;
 }
