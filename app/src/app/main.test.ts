@@ -9,12 +9,15 @@ const loadLogbook = vi.hoisted(() => vi.fn(() => Promise.resolve(() => null)));
 const env = vi.hoisted(() => ({ logbookOpen: false, supabaseUrl: '', supabaseKey: '' }));
 const renderApp = vi.hoisted(() => vi.fn());
 const prefetchLogEntries = vi.hoisted(() => vi.fn());
-const paintKeptEntries = vi.hoisted(() => vi.fn());
-/** What the visit's read finds on the device, when the test says. */
-const copyRead = vi.hoisted(() => ({ resolve: (_found: { kept: unknown }): void => undefined }));
+const paintKeptEntries = vi.hoisted(() => vi.fn(() => true));
+/** What the early read of the device's copy finds, when the test says. */
+const copyRead = vi.hoisted(() => ({ resolve: (_found: unknown): void => undefined }));
+const readCopyEarly = vi.hoisted(() => vi.fn());
 
 vi.mock('@/config/env', () => ({ env }));
 vi.mock('./load-logbook', () => ({ loadLogbook }));
+vi.mock('@/features/logbook/device-copy/early-read', () => ({ readCopyEarly }));
+vi.mock('@/features/logbook/device-copy/paint-kept-entries', () => ({ paintKeptEntries }));
 
 /** Set by a test: the next imports of these modules fail (a chunk that could not be fetched). */
 const failures: { renderApp: Error | null; prefetchEntries: Error | null } = { renderApp: null, prefetchEntries: null };
@@ -32,7 +35,7 @@ function mockLazyModules() {
   vi.doMock('@/features/logbook/api/prefetch-entries', () => {
     if (failures.prefetchEntries) throw failures.prefetchEntries;
     loaded.prefetch += 1;
-    return { prefetchLogEntries, paintKeptEntries };
+    return { prefetchLogEntries };
   });
 }
 
@@ -42,13 +45,13 @@ beforeEach(() => {
   Object.assign(loaded, { renderApp: 0, prefetch: 0 });
   Object.assign(failures, { renderApp: null, prefetchEntries: null });
   renderApp.mockReset();
-  prefetchLogEntries.mockReset().mockImplementation(() => ({
-    plan: new Promise((resolve) => (copyRead.resolve = resolve)),
-  }));
-  paintKeptEntries.mockReset();
+  prefetchLogEntries.mockReset();
+  readCopyEarly.mockReset().mockImplementation(() => new Promise((resolve) => (copyRead.resolve = resolve)));
+  paintKeptEntries.mockReset().mockReturnValue(true);
   loadLogbook.mockReset().mockResolvedValue(() => null);
 });
 afterEach(() => {
+  vi.unstubAllEnvs();
   document.body.replaceChildren();
 });
 
@@ -63,6 +66,8 @@ async function start(root: 'empty' | 'prerendered teaser') {
     mount.append(main);
   }
   document.body.append(mount);
+  // The build's own switch, which keeps the early read of the device's copy out of the teaser's build.
+  vi.stubEnv('VITE_LOGBOOK_OPEN', String(env.logbookOpen));
   await import('./main');
   await vi.waitFor(() => new Promise((resolve) => setTimeout(resolve, 10)));
   return mount;
@@ -87,6 +92,7 @@ describe('the entry point', () => {
     await start('prerendered teaser');
     expect(loaded).toEqual({ renderApp: 0, prefetch: 0 });
     expect(loadLogbook).not.toHaveBeenCalled();
+    expect(readCopyEarly).not.toHaveBeenCalled();
     expect(document.querySelector('main')).toHaveTextContent('text');
   });
 
@@ -122,9 +128,9 @@ describe('the entry point', () => {
     env.logbookOpen = true;
     loadLogbook.mockReturnValue(new Promise(() => undefined));
     const root = await start('empty');
-    await vi.waitFor(() => expect(prefetchLogEntries).toHaveBeenCalledTimes(1));
+    expect(readCopyEarly).toHaveBeenCalledTimes(1);
     const entries = [{ id: 1, created_at: '2024-05-01T10:00:00+00:00', name: 'Ann', message: 'Hi' }];
-    copyRead.resolve({ kept: { entries, updatedAt: 1, reconciledAt: 1 } });
+    copyRead.resolve({ entries, updatedAt: 1, reconciledAt: 1 });
     await vi.waitFor(() => expect(paintKeptEntries).toHaveBeenCalledExactlyOnceWith(root, entries));
     expect(renderApp).not.toHaveBeenCalled();
   });
@@ -133,7 +139,7 @@ describe('the entry point', () => {
     env.logbookOpen = true;
     await start('empty');
     await vi.waitFor(() => expect(renderApp).toHaveBeenCalledTimes(1));
-    copyRead.resolve({ kept: { entries: [{ id: 1, created_at: '2024-05-01T10:00:00+00:00', name: 'Ann', message: 'Hi' }] } });
+    copyRead.resolve({ entries: [{ id: 1, created_at: '2024-05-01T10:00:00+00:00', name: 'Ann', message: 'Hi' }], updatedAt: 1, reconciledAt: 1 });
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(paintKeptEntries).not.toHaveBeenCalled();
   });

@@ -1,5 +1,7 @@
 import { env } from '@/config/env';
 import { LOGBOOK_TITLE } from '@/content/logbook-title';
+import { readCopyEarly } from '@/features/logbook/device-copy/early-read';
+import { paintKeptEntries } from '@/features/logbook/device-copy/paint-kept-entries';
 import { loadLogbook } from './load-logbook';
 import { FAILURE_TEXT, showPageFailure } from './page-failure';
 import './global.css';
@@ -9,23 +11,31 @@ import '@/features/teaser/components/teaser.css';
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
-// The teaser is prerendered into index.html at build time (app/build/prerender-teaser.ts): the page is
-// complete before any script runs, and no React, client or wasm is downloaded for it. Everything else
-// (the logbook, or a teaser that was not prerendered) is rendered by React, loaded only then.
 /** Set once React has been asked to render the page: from then on only React changes what `root` holds. */
 let reactRendering = false;
 
+// The entries kept on this device, read before any other script has loaded (IndexedDB's own API, a few lines in
+// this entry script; compared here rather than through env so the teaser's build leaves it out), and painted into
+// the served HTML as soon as they are read, if React has not rendered yet: on a slow phone that is long before
+// React's code has run. The logbook's read plans from this same copy (device-copy/early-read.ts).
+if (import.meta.env.VITE_LOGBOOK_OPEN === 'true' && env.logbookOpen) {
+  performance.mark('geocache:device-copy-read-started');
+  void readCopyEarly().then((kept) => {
+    performance.mark('geocache:device-copy-read');
+    if (kept !== null && !reactRendering && paintKeptEntries(root, kept.entries)) performance.mark('geocache:kept-entries-painted');
+  });
+}
+
+// The teaser is prerendered into index.html at build time (app/build/prerender-teaser.ts): the page is
+// complete before any script runs, and no React, client or wasm is downloaded for it. Everything else
+// (the logbook, or a teaser that was not prerendered) is rendered by React, loaded only then.
 if (env.logbookOpen || !root.firstElementChild) {
   if (env.logbookOpen) {
-    // Starts the visit's read before React has loaded: the device's copy, then the entries it lacks once the wasm
-    // client is ready (the logbook takes the read over when it renders). The entries kept on the device are painted
-    // into the served HTML as soon as they are read, if React has not rendered yet: on a slow phone that is long
-    // before React's code has run. If the chunk fails, the logbook's own load (App.tsx) tries again and reports it.
+    // Starts the visit's read before React has loaded: it plans from the copy read above, then asks for the entries
+    // it lacks once the wasm client is ready (the logbook takes the read over when it renders). If the chunk fails,
+    // the logbook's own load (App.tsx) tries again and reports it.
     import('@/features/logbook/api/prefetch-entries').then(
-      ({ prefetchLogEntries, paintKeptEntries }) =>
-        prefetchLogEntries().plan.then(({ kept }) => {
-          if (kept !== null && !reactRendering) paintKeptEntries(root, kept.entries);
-        }),
+      ({ prefetchLogEntries }) => prefetchLogEntries(),
       () => undefined,
     );
   }
@@ -54,6 +64,7 @@ function renderPage(root: HTMLElement): void {
   Promise.all([import('./render-app'), logbook]).then(
     ([{ renderApp }]) => {
       reactRendering = true;
+      performance.mark('geocache:react-render');
       renderApp(root);
     },
     (error: unknown) => {

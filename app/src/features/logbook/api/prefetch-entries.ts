@@ -1,8 +1,5 @@
 import { startVisitRead, type VisitRead } from './visit-read';
 
-// main.tsx paints the copy this read finds before React has loaded; both come in this one chunk.
-export { paintKeptEntries } from '../device-copy/paint-kept-entries';
-
 let prefetched: VisitRead | undefined;
 
 /**

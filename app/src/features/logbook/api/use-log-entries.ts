@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { mergeNewer } from '../device-copy/catch-up';
 import { keepCopy, openDeviceCopy, type DeviceCopy, type KeptCopy } from '../device-copy/copy-store';
+import { earlyReadFound } from '../device-copy/early-read';
 import type { KeptEntry } from '../device-copy/newest-first';
 import { plainRows } from '../device-copy/plain-rows';
 import { isClientLoadFailure } from './client-code';
@@ -25,8 +26,13 @@ function noRow(): never {
 
 /** The device's copy a read started before the first render has already found, as the list reads it. */
 function keptBefore(visit: VisitRead | undefined): EntryRows | null {
-  const found = visit?.settled?.kept;
+  const found = keptFoundBefore(visit);
   return found ? plainRows(found.entries) : null;
+}
+
+/** The copy found before the first render: by the prefetched read, or by main.tsx's early read it will plan from. */
+function keptFoundBefore(visit: VisitRead | undefined): KeptCopy | null | undefined {
+  return visit?.settled?.kept ?? earlyReadFound();
 }
 
 /** How the first read of this visit stands. */
@@ -60,7 +66,7 @@ export function useLogEntries(): LogEntriesState {
   const [caughtUp, setCaughtUp] = useState<EntryRows | null>(null);
   // A copy read before the first render (main.tsx starts the read, and may have painted it already) is shown by it.
   const [kept, setKept] = useState<EntryRows | null>(() => keptBefore(peekPrefetched()));
-  const [updatedAt, setUpdatedAt] = useState<number | null>(() => peekPrefetched()?.settled?.kept?.updatedAt ?? null);
+  const [updatedAt, setUpdatedAt] = useState<number | null>(() => keptFoundBefore(peekPrefetched())?.updatedAt ?? null);
   const [read, setRead] = useState<ReadState>('loading');
   const copy = useRef<Promise<DeviceCopy | null> | null>(null);
   const { latest, show, release } = useEntryListMemory(shown);

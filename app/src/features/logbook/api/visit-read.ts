@@ -1,5 +1,6 @@
 import { planRead, type ReadPlan } from '../device-copy/catch-up';
 import { openDeviceCopy, type DeviceCopy, type KeptCopy } from '../device-copy/copy-store';
+import { takeEarlyRead } from '../device-copy/early-read';
 import { startEntryPages, type EntryPages } from './entry-pages';
 
 /** What the visit found on the device and the read it chose for it. */
@@ -30,10 +31,10 @@ export function startVisitRead(now: number = Date.now()): VisitRead {
     return { copy: Promise.resolve(null), plan: Promise.resolve(settled), settled, pages: startEntryPages() };
   }
   const copy = openDeviceCopy();
-  const plan = copy
-    .then((opened) => opened?.read() ?? null)
-    .catch(() => null)
-    .then((kept) => ({ kept, plan: planRead(kept, now) }));
+  // The copy main.tsx read before anything else had loaded, if it did: not read a second time.
+  const early = takeEarlyRead();
+  const kept = early ?? copy.then((opened) => opened?.read() ?? null).catch(() => null);
+  const plan = kept.then((found) => ({ kept: found, plan: planRead(found, now) }));
   const pages = startEntryPages(plan.then(({ plan: read }) => (read.kind === 'newer' ? read.since : undefined)));
   const visit: { -readonly [K in keyof VisitRead]: VisitRead[K] } = { copy, plan, pages };
   // Before anyone else hears of the plan: whoever is told of it finds it settled.

@@ -5,7 +5,7 @@ export const NAME_LIMIT = 200;
 
 // Created once: cuts fall between user-perceived characters (an emoji sequence or a letter with its
 // combining marks is never split).
-const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+const graphemes = /* @__PURE__ */ new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 /**
  * The start of `text`: whole graphemes, at most `limit` UTF-16 units, or the whole text when it fits.
