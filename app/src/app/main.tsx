@@ -13,6 +13,8 @@ if (!root) throw new Error('index.html has no #root element');
 
 /** Set once React has been asked to render the page: from then on only React changes what `root` holds. */
 let reactRendering = false;
+/** Settles once the frame showing the entries painted below has been drawn (React's first render is a long task). */
+let keptEntriesShown: Promise<void> | undefined;
 
 // The entries kept on this device, read before any other script has loaded (IndexedDB's own API, a few lines in
 // this entry script; compared here rather than through env so the teaser's build leaves it out), and painted into
@@ -22,7 +24,13 @@ if (import.meta.env.VITE_LOGBOOK_OPEN === 'true' && env.logbookOpen) {
   performance.mark('geocache:device-copy-read-started');
   void readCopyEarly().then((kept) => {
     performance.mark('geocache:device-copy-read');
-    if (kept !== null && !reactRendering && paintKeptEntries(root, kept.entries)) performance.mark('geocache:kept-entries-painted');
+    if (kept === null || reactRendering || !paintKeptEntries(root, kept.entries)) return;
+    performance.mark('geocache:kept-entries-painted');
+    keptEntriesShown = new Promise((resolve) => {
+      requestAnimationFrame(() => setTimeout(resolve, 0));
+      // A hidden tab draws no frames: React does not wait for one there.
+      setTimeout(resolve, 100);
+    });
   });
 }
 
@@ -62,8 +70,10 @@ function renderPage(root: HTMLElement): void {
   // which loads it again.
   const logbook = env.logbookOpen ? loadLogbook().catch(() => undefined) : undefined;
   Promise.all([import('./render-app'), logbook]).then(
-    ([{ renderApp }]) => {
+    async ([{ renderApp }]) => {
       reactRendering = true;
+      // Entries just painted are drawn first: React would otherwise hold that frame back until it has rendered.
+      await keptEntriesShown;
       performance.mark('geocache:react-render');
       renderApp(root);
     },
