@@ -101,7 +101,7 @@ test('a repeat visit online asks only for entries newer than the copy and shows 
   await expect(page.getByTestId('log-entry').filter({ hasText: 'First' })).toHaveCount(1);
 });
 
-test.describe('before the wasm client has arrived', () => {
+test.describe('before the wasm client or React has arrived', () => {
   // Without the worker, page.route sees the page's own requests (the worker would answer the .wasm from its cache).
   test.use({ serviceWorkers: 'block' });
 
@@ -141,5 +141,34 @@ test.describe('before the wasm client has arrived', () => {
     await expect(logbook.submit).toBeEnabled();
     await expect.poll(() => reads.length).toBeGreaterThan(0);
     await expect(logbook.entries).toHaveCount(1);
+  });
+
+  test('a repeat visit paints the kept entries before React has loaded, and React takes over the same cards', async ({ page }) => {
+    const logbook = logbookPage(page);
+    await page.goto('/');
+    await sign(page, { name: 'Ada', message: 'Painted early' });
+    await expect(logbook.entries).toHaveCount(1);
+    await expect.poll(() => keptCount(page)).toBe(1);
+
+    // React's chunk is held: whatever shows the entry now is the entry script's own paint into the served HTML.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(
+      (url) => /\/assets\/render-app-[\w-]+\.js$/.test(url.pathname),
+      async (route) => {
+        await released;
+        await route.continue();
+      },
+    );
+    await page.reload();
+    await expect(logbook.entries).toHaveCount(1);
+    await expect(logbook.entries.first()).toContainText('Painted early');
+    await expect(logbook.entries.first().locator('time')).toHaveAttribute('datetime', /^\d{4}-\d{2}-\d{2}/);
+    await expect(logbook.name).toBeDisabled();
+
+    release();
+    await expect(logbook.name).toBeEnabled();
+    await expect(logbook.entries).toHaveCount(1);
+    await expect(logbook.entries.first()).toContainText('Painted early');
   });
 });
