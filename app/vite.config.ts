@@ -4,6 +4,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig, loadEnv } from 'vite';
 import wasm from 'vite-plugin-wasm';
 import { precompress } from './build/precompress.ts';
+import { preloadLogbook } from './build/preload-logbook.ts';
 import { prerenderLogbook } from './build/prerender-logbook.ts';
 import { prerenderTeaser } from './build/prerender-teaser.ts';
 import { productionPage } from './build/production-page.ts';
@@ -23,6 +24,7 @@ export default defineConfig(({ mode }) => {
       prerenderTeaser(),
       productionPage({ clientPackageDir }),
       prerenderLogbook({ logbookOpen }),
+      preloadLogbook({ logbookOpen }),
       serviceWorker({ logbookOpen }),
       precompress(),
     ],

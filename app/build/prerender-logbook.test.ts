@@ -32,9 +32,10 @@ describe('prerender-logbook', () => {
     expect(shell).toBe(disableControls(withoutStyleAttributes(renderToString(createElement(Logbook)))));
     expect(shell).toContain('<h1>Geocache Signing Page</h1>');
     expect(shell).toContain('<h2 id="logbook-entries-heading">Logbook Entries</h2>');
-    expect(shell).toMatch(/<label for="name">Name:<\/label><input disabled="" id="name"/);
-    expect(shell).toMatch(/<textarea disabled="" id="message"/);
-    expect(shell).toMatch(/<button disabled="" type="submit"[^>]*>Sign Logbook<\/button>/);
+    // Disabled by the component itself (the client is not ready at build time), and by disableControls whatever it does.
+    expect(shell).toMatch(/<label for="name">Name:<\/label><input [^>]*\bdisabled=""[^>]*\/>/);
+    expect(shell).toMatch(/<textarea [^>]*id="message"[^>]*\bdisabled=""/);
+    expect(shell).toMatch(/<button [^>]*\bdisabled=""[^>]*>Sign Logbook<\/button>/);
     expect(shell).not.toContain('style=');
   });
 

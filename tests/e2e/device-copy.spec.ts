@@ -100,3 +100,75 @@ test('a repeat visit online asks only for entries newer than the copy and shows 
   // Ada's entry came back in the minute of overlap and is still shown once.
   await expect(page.getByTestId('log-entry').filter({ hasText: 'First' })).toHaveCount(1);
 });
+
+test.describe('before the wasm client or React has arrived', () => {
+  // Without the worker, page.route sees the page's own requests (the worker would answer the .wasm from its cache).
+  test.use({ serviceWorkers: 'block' });
+
+  test('a repeat visit shows the entries kept on the device, the form disabled until the client is ready', async ({ page }) => {
+    const logbook = logbookPage(page);
+    await page.goto('/');
+    await sign(page, { name: 'Ada', message: 'Kept here' });
+    await expect(logbook.entries).toHaveCount(1);
+    await expect.poll(() => keptCount(page)).toBe(1);
+
+    // The .wasm is held until the kept entry has been seen.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let held = 0;
+    await page.route(
+      (url) => url.pathname.endsWith('.wasm'),
+      async (route) => {
+        held += 1;
+        await released;
+        await route.continue();
+      },
+    );
+    const reads: string[] = [];
+    page.on('request', (request) => {
+      if (isListRead(request)) reads.push(request.url());
+    });
+    await page.reload();
+    await expect(logbook.entries).toHaveCount(1);
+    await expect(logbook.entries.first()).toContainText('Kept here');
+    expect(held).toBe(1);
+    await expect(logbook.name).toBeDisabled();
+    await expect(logbook.submit).toBeDisabled();
+    expect(reads).toEqual([]);
+
+    release();
+    await expect(logbook.name).toBeEnabled();
+    await expect(logbook.submit).toBeEnabled();
+    await expect.poll(() => reads.length).toBeGreaterThan(0);
+    await expect(logbook.entries).toHaveCount(1);
+  });
+
+  test('a repeat visit paints the kept entries before React has loaded, and React takes over the same cards', async ({ page }) => {
+    const logbook = logbookPage(page);
+    await page.goto('/');
+    await sign(page, { name: 'Ada', message: 'Painted early' });
+    await expect(logbook.entries).toHaveCount(1);
+    await expect.poll(() => keptCount(page)).toBe(1);
+
+    // React's chunk is held: whatever shows the entry now is the entry script's own paint into the served HTML.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(
+      (url) => /\/assets\/render-app-[\w-]+\.js$/.test(url.pathname),
+      async (route) => {
+        await released;
+        await route.continue();
+      },
+    );
+    await page.reload();
+    await expect(logbook.entries).toHaveCount(1);
+    await expect(logbook.entries.first()).toContainText('Painted early');
+    await expect(logbook.entries.first().locator('time')).toHaveAttribute('datetime', /^\d{4}-\d{2}-\d{2}/);
+    await expect(logbook.name).toBeDisabled();
+
+    release();
+    await expect(logbook.name).toBeEnabled();
+    await expect(logbook.entries).toHaveCount(1);
+    await expect(logbook.entries.first()).toContainText('Painted early');
+  });
+});

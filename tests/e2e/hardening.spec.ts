@@ -5,8 +5,12 @@
 import type { Page, Request } from '@playwright/test';
 import { consoleErrorLabels, expect, loggedError, logbookPage, test, type PageRecord } from './fixtures.ts';
 
-/** The wasm binary, as the page fetches it (dev: wasm/pkg-logbook via /@fs/; production: /assets/*.wasm). */
-const isWasmBinary = (request: Request) => request.resourceType() === 'fetch' && new URL(request.url()).pathname.endsWith('.wasm');
+/**
+ * The wasm binary, as the page fetches it (dev: wasm/pkg-logbook via /@fs/; production: /assets/*.wasm, which
+ * index.html also preloads, a request of type "other").
+ */
+const isWasmBinary = (request: Request) =>
+  ['fetch', 'other'].includes(request.resourceType()) && new URL(request.url()).pathname.endsWith('.wasm');
 /** The logbook component's module (dev) or chunk (production): the code main.tsx and App.tsx import lazily. */
 const LOGBOOK_CODE = /\/(src\/features\/logbook\/components\/logbook\.tsx|assets\/logbook-[\w-]{8}\.js)$/;
 /** React's entry module (dev) or chunk (production), which main.tsx imports to render the logbook. */

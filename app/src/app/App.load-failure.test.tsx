@@ -4,14 +4,14 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { deferred } from '@/testing/deferred';
 import { expectConsoleErrors } from '@/testing/console';
 import { App } from './App';
-import { loadedLogbook, loadLogbook } from './load-logbook';
+import { loadClientCode, loadedLogbook, loadLogbook } from './load-logbook';
 import { reloadPage } from './reload-page';
 import { rootOptions } from './render-app';
 
 vi.mock('@/config/env', () => ({
   env: { logbookOpen: true, supabaseUrl: 'http://127.0.0.1:54321', supabaseKey: 'anon', requestTimeoutMs: undefined, configError: null },
 }));
-vi.mock('./load-logbook', () => ({ loadLogbook: vi.fn(), loadedLogbook: vi.fn() }));
+vi.mock('./load-logbook', () => ({ loadLogbook: vi.fn(), loadedLogbook: vi.fn(), loadClientCode: vi.fn() }));
 vi.mock('./reload-page', () => ({ reloadPage: vi.fn() }));
 
 function FakeLogbook() {
@@ -21,6 +21,7 @@ function FakeLogbook() {
 beforeEach(() => {
   vi.mocked(loadLogbook).mockReset();
   vi.mocked(loadedLogbook).mockReset().mockReturnValue(undefined);
+  vi.mocked(loadClientCode).mockReset().mockResolvedValue({} as Awaited<ReturnType<typeof loadClientCode>>);
   vi.mocked(reloadPage).mockReset();
 });
 
@@ -76,10 +77,33 @@ describe('App when the logbook cannot be loaded (its code or the wasm client)', 
     expect(reloadPage).not.toHaveBeenCalled();
   });
 
+  it('shows the logbook while the wasm client loads, and says so in its place when the client cannot be loaded', async () => {
+    vi.mocked(loadLogbook).mockResolvedValue(FakeLogbook);
+    const client = deferred<Awaited<ReturnType<typeof loadClientCode>>>();
+    vi.mocked(loadClientCode).mockReturnValueOnce(client.promise);
+    render(<App />, rootOptions);
+    // The logbook (with the entries kept on the device) does not wait for the client.
+    expect(await screen.findByRole('heading', { level: 1, name: 'Geocache Signing Page' })).toBeVisible();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+
+    const wasmFailure = new TypeError('Failed to fetch');
+    await act(async () => {
+      client.reject(wasmFailure);
+      await client.promise.catch(() => undefined);
+    });
+    expect(screen.getByRole('alert')).toHaveTextContent('The logbook could not be loaded.');
+    expect(tryAgain()).toBeEnabled();
+    expectConsoleErrors([['Error loading the logbook:', wasmFailure]]);
+  });
+
   it('reloads the page when the retry fails with the very same error (a module the browser keeps as failed)', async () => {
     const wasmFailure = new TypeError('Failed to fetch');
-    await renderFailed(wasmFailure);
-    vi.mocked(loadLogbook).mockRejectedValueOnce(wasmFailure);
+    vi.mocked(loadLogbook).mockResolvedValue(FakeLogbook);
+    vi.mocked(loadClientCode).mockRejectedValueOnce(wasmFailure);
+    render(<App />, rootOptions);
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('The logbook could not be loaded.'));
+    expectConsoleErrors([['Error loading the logbook:', wasmFailure]]);
+    vi.mocked(loadClientCode).mockRejectedValueOnce(wasmFailure);
 
     await userEvent.click(tryAgain());
     await waitFor(() => expect(reloadPage).toHaveBeenCalledTimes(1));

@@ -1,12 +1,13 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getClient } from '@/features/logbook/api/client';
 import { fakeEntryList } from '@/testing/fake-entry-list';
 import type { EntryList, LogEntry } from '@/features/logbook/api/entry-types';
 import { expectConsoleErrors } from '@/testing/console';
 import { App } from './App';
 import { rootOptions } from './render-app';
+import { loadClientCode } from '@/features/logbook/api/client-code';
 
 const loaded = vi.hoisted(() => ({ logbook: false }));
 
@@ -20,6 +21,12 @@ vi.mock('@/features/logbook/components/logbook', async (importOriginal) => {
 vi.mock('@/features/logbook/api/client', () => ({ getClient: vi.fn() }));
 
 const listEntries = vi.fn<() => Promise<EntryList>>();
+
+// The wasm client's code has loaded, as on a page whose form is usable (logbook.client-loading.test.tsx covers the time
+// before).
+beforeAll(async () => {
+  await loadClientCode();
+});
 
 beforeEach(() => {
   listEntries.mockReset();

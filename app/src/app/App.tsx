@@ -1,8 +1,8 @@
-import { useEffect, useState, type ComponentType } from 'react';
+import { useEffect, useRef, useState, type ComponentType } from 'react';
 import { ErrorBoundary } from '@/components/errors/error-boundary';
 import { env } from '@/config/env';
 import { Teaser } from '@/features/teaser/components/teaser';
-import { loadedLogbook, loadLogbook } from './load-logbook';
+import { loadClientCode, loadedLogbook, loadLogbook } from './load-logbook';
 import { LogbookUnavailable } from './logbook-unavailable';
 import { reloadPage } from './reload-page';
 
@@ -26,32 +26,41 @@ type LoadState =
   | { readonly status: 'retrying'; readonly error: unknown };
 
 /**
- * The logbook, rendered as soon as its code is there: at once when main.tsx has already loaded it.
- * (Not React.lazy: a Suspense boundary that showed its fallback holds the content back for up to
- * 300 ms more, which was a third of the time to the first entries.) If its code or the wasm client
- * cannot be loaded, says so and offers to try again.
+ * The logbook, rendered as soon as its code is there: at once when main.tsx has already loaded it. The wasm client
+ * loads alongside and is not waited for (the logbook shows the entries kept on the device meanwhile, its form
+ * disabled). (Not React.lazy: a Suspense boundary that showed its fallback holds the content back for up to
+ * 300 ms more, which was a third of the time to the first entries.) If its code or the wasm client cannot be
+ * loaded, says so in place of the logbook and offers to try again.
  */
 function LogbookWhenLoaded() {
   const [state, setState] = useState<LoadState>(() => {
     const Logbook = loadedLogbook();
     return Logbook ? { status: 'loaded', Logbook } : { status: 'loading' };
   });
-  const pending = state.status === 'loading' || state.status === 'retrying';
-  const retryOf = state.status === 'retrying' ? state.error : undefined;
+  const [attempt, setAttempt] = useState(0);
+  /** The failure "Try again" was pressed after, if any. */
+  const retryOf = useRef<{ readonly error: unknown } | null>(null);
 
   useEffect(() => {
-    if (!pending) return;
     let current = true;
-    loadLogbook().then(
+    const already = loadedLogbook();
+    const logbook = already === undefined ? loadLogbook() : Promise.resolve(already);
+    logbook.then(
       (Logbook) => {
-        if (current) setState({ status: 'loaded', Logbook });
+        if (current) setState((now) => (now.status === 'loading' ? { status: 'loaded', Logbook } : now));
+      },
+      () => undefined,
+    );
+    Promise.all([logbook, loadClientCode()]).then(
+      ([Logbook]) => {
+        if (current) setState((now) => (now.status === 'loaded' ? now : { status: 'loaded', Logbook }));
       },
       (error: unknown) => {
         if (!current) return;
         // A module that failed while running (the wasm client's, when its .wasm could not be fetched or
         // compiled) keeps that very error for the life of the document: importing it again cannot succeed,
         // only a reload fetches it again. (A module that could not be fetched is fetched again.)
-        if (retryOf !== undefined && error === retryOf) {
+        if (retryOf.current !== null && error === retryOf.current.error) {
           reloadPage();
           return;
         }
@@ -62,7 +71,7 @@ function LogbookWhenLoaded() {
     return () => {
       current = false;
     };
-  }, [pending, retryOf]);
+  }, [attempt]);
 
   switch (state.status) {
     case 'loaded':
@@ -75,7 +84,11 @@ function LogbookWhenLoaded() {
         <LogbookUnavailable
           reason="logbookNotLoaded"
           retrying={state.status === 'retrying'}
-          onRetry={() => setState({ status: 'retrying', error: state.error })}
+          onRetry={() => {
+            retryOf.current = { error: state.error };
+            setState({ status: 'retrying', error: state.error });
+            setAttempt((count) => count + 1);
+          }}
         />
       );
   }

@@ -9,9 +9,15 @@ const loadLogbook = vi.hoisted(() => vi.fn(() => Promise.resolve(() => null)));
 const env = vi.hoisted(() => ({ logbookOpen: false, supabaseUrl: '', supabaseKey: '' }));
 const renderApp = vi.hoisted(() => vi.fn());
 const prefetchLogEntries = vi.hoisted(() => vi.fn());
+const paintKeptEntries = vi.hoisted(() => vi.fn(() => true));
+/** What the early read of the device's copy finds, when the test says. */
+const copyRead = vi.hoisted(() => ({ resolve: (_found: unknown): void => undefined }));
+const readCopyEarly = vi.hoisted(() => vi.fn());
 
 vi.mock('@/config/env', () => ({ env }));
 vi.mock('./load-logbook', () => ({ loadLogbook }));
+vi.mock('@/features/logbook/device-copy/early-read', () => ({ readCopyEarly }));
+vi.mock('@/features/logbook/device-copy/paint-kept-entries', () => ({ paintKeptEntries }));
 
 /** Set by a test: the next imports of these modules fail (a chunk that could not be fetched). */
 const failures: { renderApp: Error | null; prefetchEntries: Error | null } = { renderApp: null, prefetchEntries: null };
@@ -40,9 +46,12 @@ beforeEach(() => {
   Object.assign(failures, { renderApp: null, prefetchEntries: null });
   renderApp.mockReset();
   prefetchLogEntries.mockReset();
+  readCopyEarly.mockReset().mockImplementation(() => new Promise((resolve) => (copyRead.resolve = resolve)));
+  paintKeptEntries.mockReset().mockReturnValue(true);
   loadLogbook.mockReset().mockResolvedValue(() => null);
 });
 afterEach(() => {
+  vi.unstubAllEnvs();
   document.body.replaceChildren();
 });
 
@@ -57,6 +66,8 @@ async function start(root: 'empty' | 'prerendered teaser') {
     mount.append(main);
   }
   document.body.append(mount);
+  // The build's own switch, which keeps the early read of the device's copy out of the teaser's build.
+  vi.stubEnv('VITE_LOGBOOK_OPEN', String(env.logbookOpen));
   await import('./main');
   await vi.waitFor(() => new Promise((resolve) => setTimeout(resolve, 10)));
   return mount;
@@ -81,6 +92,7 @@ describe('the entry point', () => {
     await start('prerendered teaser');
     expect(loaded).toEqual({ renderApp: 0, prefetch: 0 });
     expect(loadLogbook).not.toHaveBeenCalled();
+    expect(readCopyEarly).not.toHaveBeenCalled();
     expect(document.querySelector('main')).toHaveTextContent('text');
   });
 
@@ -110,6 +122,26 @@ describe('the entry point', () => {
     expect(document.querySelector('main')).toHaveTextContent('text');
     loadedLogbook(() => null);
     await vi.waitFor(() => expect(renderApp).toHaveBeenCalledExactlyOnceWith(document.getElementById('root')));
+  });
+
+  it('paints the entries kept on the device into the served HTML while React loads', async () => {
+    env.logbookOpen = true;
+    loadLogbook.mockReturnValue(new Promise(() => undefined));
+    const root = await start('empty');
+    expect(readCopyEarly).toHaveBeenCalledTimes(1);
+    const entries = [{ id: 1, created_at: '2024-05-01T10:00:00+00:00', name: 'Ann', message: 'Hi' }];
+    copyRead.resolve({ entries, updatedAt: 1, reconciledAt: 1 });
+    await vi.waitFor(() => expect(paintKeptEntries).toHaveBeenCalledExactlyOnceWith(root, entries));
+    expect(renderApp).not.toHaveBeenCalled();
+  });
+
+  it('leaves the page to React once it renders: a copy read after that is not painted here', async () => {
+    env.logbookOpen = true;
+    await start('empty');
+    await vi.waitFor(() => expect(renderApp).toHaveBeenCalledTimes(1));
+    copyRead.resolve({ entries: [{ id: 1, created_at: '2024-05-01T10:00:00+00:00', name: 'Ann', message: 'Hi' }], updatedAt: 1, reconciledAt: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(paintKeptEntries).not.toHaveBeenCalled();
   });
 
   it('leaves a failed early load of the logbook to the page (no unhandled rejection, nothing logged here)', async () => {

@@ -1,5 +1,7 @@
 import { env } from '@/config/env';
 import { LOGBOOK_TITLE } from '@/content/logbook-title';
+import { readCopyEarly } from '@/features/logbook/device-copy/early-read';
+import { paintKeptEntries } from '@/features/logbook/device-copy/paint-kept-entries';
 import { loadLogbook } from './load-logbook';
 import { FAILURE_TEXT, showPageFailure } from './page-failure';
 import './global.css';
@@ -9,14 +11,37 @@ import '@/features/teaser/components/teaser.css';
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
+/** Set once React has been asked to render the page: from then on only React changes what `root` holds. */
+let reactRendering = false;
+/** Settles once the frame showing the entries painted below has been drawn (React's first render is a long task). */
+let keptEntriesShown: Promise<void> | undefined;
+
+// The entries kept on this device, read before any other script has loaded (IndexedDB's own API, a few lines in
+// this entry script; compared here rather than through env so the teaser's build leaves it out), and painted into
+// the served HTML as soon as they are read, if React has not rendered yet: on a slow phone that is long before
+// React's code has run. The logbook's read plans from this same copy (device-copy/early-read.ts).
+if (import.meta.env.VITE_LOGBOOK_OPEN === 'true' && env.logbookOpen) {
+  performance.mark('geocache:device-copy-read-started');
+  void readCopyEarly().then((kept) => {
+    performance.mark('geocache:device-copy-read');
+    if (kept === null || reactRendering || !paintKeptEntries(root, kept.entries)) return;
+    performance.mark('geocache:kept-entries-painted');
+    keptEntriesShown = new Promise((resolve) => {
+      requestAnimationFrame(() => setTimeout(resolve, 0));
+      // A hidden tab draws no frames: React does not wait for one there.
+      setTimeout(resolve, 100);
+    });
+  });
+}
+
 // The teaser is prerendered into index.html at build time (app/build/prerender-teaser.ts): the page is
 // complete before any script runs, and no React, client or wasm is downloaded for it. Everything else
 // (the logbook, or a teaser that was not prerendered) is rendered by React, loaded only then.
 if (env.logbookOpen || !root.firstElementChild) {
   if (env.logbookOpen) {
-    // Starts the first request as soon as the client is ready, instead of after React has rendered the
-    // logbook (renderPage loads the logbook's code and the wasm client while React loads). If either
-    // fails, the logbook's own load (App.tsx) tries again and reports it.
+    // Starts the visit's read before React has loaded: it plans from the copy read above, then asks for the entries
+    // it lacks once the wasm client is ready (the logbook takes the read over when it renders). If the chunk fails,
+    // the logbook's own load (App.tsx) tries again and reports it.
     import('@/features/logbook/api/prefetch-entries').then(
       ({ prefetchLogEntries }) => prefetchLogEntries(),
       () => undefined,
@@ -45,7 +70,13 @@ function renderPage(root: HTMLElement): void {
   // which loads it again.
   const logbook = env.logbookOpen ? loadLogbook().catch(() => undefined) : undefined;
   Promise.all([import('./render-app'), logbook]).then(
-    ([{ renderApp }]) => renderApp(root),
+    async ([{ renderApp }]) => {
+      reactRendering = true;
+      // Entries just painted are drawn first: React would otherwise hold that frame back until it has rendered.
+      await keptEntriesShown;
+      performance.mark('geocache:react-render');
+      renderApp(root);
+    },
     (error: unknown) => {
       console.error('Error loading the page:', error);
       showPageFailure(root, {

@@ -1,4 +1,4 @@
-import { getClient } from './client';
+import { loadClientCode, loadedClientCode } from './client-code';
 import type { EntryList } from './entry-types';
 
 /** One read of every entry, page by page, that can be taken over by whoever shows it after it started. */
@@ -40,10 +40,15 @@ export function startEntryPages(since?: Promise<string | undefined>): EntryPages
   };
 }
 
-/** Rejects with the client's error, a client-creation failure included. */
+/** Rejects with the client's error, a client-creation failure and a failed load of its code included. */
 async function readEntries(onPage: (entriesSoFar: EntryList) => void, since?: Promise<string | undefined>): Promise<EntryList> {
-  // Without a `since` to wait for, the read starts at once (the first screen waits for nothing else).
+  // The client's code loads while the device's copy is read: neither waits for the other.
+  const code = loadClientCode();
+  // Its failure is the caller's once awaited below, not an unhandled rejection while the copy is read.
+  code.catch(() => undefined);
+  // Without a `since` to wait for, the read starts as soon as the client is there.
   const from = since === undefined ? undefined : await since;
+  const { getClient } = loadedClientCode() ?? (await code);
   // Awaited inside the async function so a client-creation failure becomes a rejection too.
   return await getClient().listEntries(from === undefined ? { onPage } : { onPage, since: from });
 }

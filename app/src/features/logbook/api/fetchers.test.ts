@@ -1,13 +1,20 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getClient } from './client';
 import { startEntryPages } from './entry-pages';
 import { fakeEntryList, freeSpy } from '@/testing/fake-entry-list';
 import { fakeReads, readAt } from '@/testing/fake-paged-read';
 import { signLogbook } from './sign-logbook';
+import { loadClientCode } from './client-code';
 
 vi.mock('./client', () => ({ getClient: vi.fn() }));
 
 const configError = Object.assign(new Error('supabaseKey is required.'), { name: 'ConfigError', code: 'key_required' });
+
+// The wasm client's code has loaded, as on a page whose form is usable (logbook.client-loading.test.tsx covers the time
+// before).
+beforeAll(async () => {
+  await loadClientCode();
+});
 
 beforeEach(() => {
   vi.mocked(getClient).mockReset();

@@ -7,8 +7,14 @@ let prefetched: VisitRead | undefined;
  * logbook's first load takes it over, pages already read included (an error then reaches the same
  * console.error).
  */
-export function prefetchLogEntries(): void {
+export function prefetchLogEntries(): VisitRead {
   prefetched ??= startVisitRead();
+  return prefetched;
+}
+
+/** The prefetched read, if one is waiting to be taken over (not taking it). */
+export function peekPrefetched(): VisitRead | undefined {
+  return prefetched;
 }
 
 /** The prefetched read, once: later loads read afresh. */

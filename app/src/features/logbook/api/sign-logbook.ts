@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { NewEntry, PlainRequest, SignOptions } from 'geocache-client';
 import { couldNotReachServer } from '../outbox/queueable';
-import { getClient } from './client';
+import { loadClientCode, loadedClientCode } from './client-code';
 
 export type { NewEntry, PlainRequest, SignOptions };
 
@@ -12,13 +12,13 @@ export type { NewEntry, PlainRequest, SignOptions };
  */
 export async function signLogbook(entry: NewEntry, options?: SignOptions): Promise<void> {
   // Awaited inside the async function so a client-creation failure becomes a rejection too.
-  const client = getClient();
+  const client = (loadedClientCode() ?? (await loadClientCode())).getClient();
   await (options === undefined ? client.signLogbook(entry) : client.signLogbook(entry, options));
 }
 
 /** The insert `signLogbook(entry, options)` would send, as plain data, to keep and send later without wasm. */
 export async function signRequest(entry: NewEntry, options?: SignOptions): Promise<PlainRequest> {
-  const client = getClient();
+  const client = (loadedClientCode() ?? (await loadClientCode())).getClient();
   return await (options === undefined ? client.signRequest(entry) : client.signRequest(entry, options));
 }
 

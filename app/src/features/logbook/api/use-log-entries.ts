@@ -1,13 +1,15 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { mergeNewer } from '../device-copy/catch-up';
 import { keepCopy, openDeviceCopy, type DeviceCopy, type KeptCopy } from '../device-copy/copy-store';
+import { earlyReadFound } from '../device-copy/early-read';
 import type { KeptEntry } from '../device-copy/newest-first';
 import { plainRows } from '../device-copy/plain-rows';
+import { isClientLoadFailure } from './client-code';
 import { useEntryListMemory } from './entry-list-memory';
 import { startEntryPages, type EntryPages } from './entry-pages';
 import type { EntryList, EntryRows, Shown } from './entry-types';
-import { takePrefetched } from './prefetch-entries';
-import { startVisitRead, type VisitPlan } from './visit-read';
+import { peekPrefetched, takePrefetched } from './prefetch-entries';
+import { startVisitRead, type VisitPlan, type VisitRead } from './visit-read';
 
 /** The list before the first page arrives. Its readers are never called: it has no rows. */
 const NO_ENTRIES: EntryRows = {
@@ -20,6 +22,17 @@ const NO_ENTRIES: EntryRows = {
 
 function noRow(): never {
   throw new RangeError('index out of range: the list has 0 entries');
+}
+
+/** The device's copy a read started before the first render has already found, as the list reads it. */
+function keptBefore(visit: VisitRead | undefined): EntryRows | null {
+  const found = keptFoundBefore(visit);
+  return found ? plainRows(found.entries) : null;
+}
+
+/** The copy found before the first render: by the prefetched read, or by main.tsx's early read it will plan from. */
+function keptFoundBefore(visit: VisitRead | undefined): KeptCopy | null | undefined {
+  return visit?.settled?.kept ?? earlyReadFound();
 }
 
 /** How the first read of this visit stands. */
@@ -51,8 +64,9 @@ export interface LogEntriesState {
 export function useLogEntries(): LogEntriesState {
   const [shown, setShown] = useState<Shown | null>(null);
   const [caughtUp, setCaughtUp] = useState<EntryRows | null>(null);
-  const [kept, setKept] = useState<EntryRows | null>(null);
-  const [updatedAt, setUpdatedAt] = useState<number | null>(null);
+  // A copy read before the first render (main.tsx starts the read, and may have painted it already) is shown by it.
+  const [kept, setKept] = useState<EntryRows | null>(() => keptBefore(peekPrefetched()));
+  const [updatedAt, setUpdatedAt] = useState<number | null>(() => keptFoundBefore(peekPrefetched())?.updatedAt ?? null);
   const [read, setRead] = useState<ReadState>('loading');
   const copy = useRef<Promise<DeviceCopy | null> | null>(null);
   const { latest, show, release } = useEntryListMemory(shown);
@@ -68,7 +82,8 @@ export function useLogEntries(): LogEntriesState {
       // A slower, older read must not overwrite a newer one, nor touch an unmounted component.
       const current = () => mounted.current && request === latestRequest.current;
       const failed = (error: unknown) => {
-        console.error('Error fetching logs:', error);
+        // The client's code not loading is the page's failure, reported once by App.tsx in place of the logbook.
+        if (!isClientLoadFailure(error)) console.error('Error fetching logs:', error);
         if (current()) setRead((before) => (before === 'loading' ? 'failed' : before));
       };
       const keepOnDevice = (entries: readonly KeptEntry[], times: { updatedAt: number; reconciledAt: number }) => {
@@ -135,7 +150,7 @@ export function useLogEntries(): LogEntriesState {
       copy.current = visit.copy;
       const start = ({ kept: found, plan }: VisitPlan) => {
         if (found !== null && mounted.current) {
-          setKept(plainRows(found.entries));
+          setKept((shown) => shown ?? plainRows(found.entries));
           setUpdatedAt((at) => at ?? found.updatedAt);
         }
         if (plan.kind === 'newer' && found !== null) readNewer(visit.pages, found);

@@ -1,5 +1,6 @@
 import { planRead, type ReadPlan } from '../device-copy/catch-up';
 import { openDeviceCopy, type DeviceCopy, type KeptCopy } from '../device-copy/copy-store';
+import { takeEarlyRead } from '../device-copy/early-read';
 import { startEntryPages, type EntryPages } from './entry-pages';
 
 /** What the visit found on the device and the read it chose for it. */
@@ -14,7 +15,10 @@ export interface VisitRead {
   readonly copy: Promise<DeviceCopy | null>;
   /** Never rejects: a copy that cannot be read counts as none, and the read is whole. */
   readonly plan: Promise<VisitPlan>;
-  /** The plan, when it was known at once (no IndexedDB): its pages can be taken over without waiting a turn. */
+  /**
+   * The plan once it is known (at once without IndexedDB): its pages can be taken over, and the copy shown, without
+   * waiting a turn.
+   */
   readonly settled?: VisitPlan;
   readonly pages: EntryPages;
 }
@@ -27,10 +31,13 @@ export function startVisitRead(now: number = Date.now()): VisitRead {
     return { copy: Promise.resolve(null), plan: Promise.resolve(settled), settled, pages: startEntryPages() };
   }
   const copy = openDeviceCopy();
-  const plan = copy
-    .then((opened) => opened?.read() ?? null)
-    .catch(() => null)
-    .then((kept) => ({ kept, plan: planRead(kept, now) }));
+  // The copy main.tsx read before anything else had loaded, if it did: not read a second time.
+  const early = takeEarlyRead();
+  const kept = early ?? copy.then((opened) => opened?.read() ?? null).catch(() => null);
+  const plan = kept.then((found) => ({ kept: found, plan: planRead(found, now) }));
   const pages = startEntryPages(plan.then(({ plan: read }) => (read.kind === 'newer' ? read.since : undefined)));
-  return { copy, plan, pages };
+  const visit: { -readonly [K in keyof VisitRead]: VisitRead[K] } = { copy, plan, pages };
+  // Before anyone else hears of the plan: whoever is told of it finds it settled.
+  void plan.then((known) => (visit.settled = known));
+  return visit;
 }

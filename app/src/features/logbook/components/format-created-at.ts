@@ -1,5 +1,5 @@
 // Created once: the viewer's locale and time zone, e.g. "Jan 1, 2024, 1:00 PM".
-const localTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const localTime = /* @__PURE__ */ new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 /** An entry's time as the viewer reads it. */
 export function formatCreatedAt(createdAt: string): string {

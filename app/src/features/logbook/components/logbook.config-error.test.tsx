@@ -1,15 +1,22 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readEnv, type AppEnv } from '@/config/env';
 import { expectConsoleErrors } from '@/testing/console';
 import { Logbook } from './logbook';
+import { loadClientCode } from '../api/client-code';
 
 // The real api modules run here; only the wasm package and the configuration are replaced.
 const env = vi.hoisted(() => ({}) as { -readonly [K in keyof AppEnv]: AppEnv[K] });
 vi.mock('@/config/env', async (importOriginal) => ({ ...(await importOriginal<typeof import('@/config/env')>()), env }));
 const createClient = vi.hoisted(() => vi.fn());
 vi.mock('geocache-client', () => ({ createClient }));
+
+// The wasm client's code has loaded, as on a page whose form is usable (logbook.client-loading.test.tsx covers the time
+// before).
+beforeAll(async () => {
+  await loadClientCode();
+});
 
 beforeEach(() => {
   createClient.mockReset();

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { act, render, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeEntryList } from '@/testing/fake-entry-list';
 import { fakeReads, readAt } from '@/testing/fake-paged-read';
 import { getClient } from '../api/client';
@@ -9,6 +9,7 @@ import type { EntryList, ListOptions, LogEntry } from '../api/entry-types';
 import { openDeviceCopy } from '../device-copy/copy-store';
 import { OUTBOX_CHANNEL } from '../outbox/deliver';
 import { Logbook } from './logbook';
+import { loadClientCode } from '../api/client-code';
 
 vi.mock('../api/client', () => ({ getClient: vi.fn() }));
 
@@ -17,6 +18,12 @@ const listEntries = vi.fn<(options?: ListOptions) => Promise<EntryList>>();
 const ann: LogEntry = { id: 1, created_at: '2024-05-01T10:00:00+00:00', name: 'Ann', message: 'First!' };
 const bo: LogEntry = { id: 2, created_at: '2024-05-02T10:00:00+00:00', name: 'Bo', message: 'TFTC' };
 const cy: LogEntry = { id: 3, created_at: '2024-05-03T10:00:00+00:00', name: 'Cy', message: 'Hi' };
+
+// The wasm client's code has loaded, as on a page whose form is usable (logbook.client-loading.test.tsx covers the time
+// before).
+beforeAll(async () => {
+  await loadClientCode();
+});
 
 beforeEach(() => {
   vi.stubGlobal('indexedDB', new IDBFactory());

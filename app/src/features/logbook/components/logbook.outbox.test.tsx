@@ -2,13 +2,14 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { expectConsoleErrors } from '@/testing/console';
 import { fakeEntryList } from '@/testing/fake-entry-list';
 import { getClient } from '../api/client';
 import type { EntryList, ListOptions, LogEntry } from '../api/entry-types';
 import type { NewEntry, PlainRequest, SignOptions } from '../api/sign-logbook';
 import { Logbook } from './logbook';
+import { loadClientCode } from '../api/client-code';
 
 vi.mock('../api/client', () => ({ getClient: vi.fn() }));
 
@@ -30,6 +31,12 @@ const bo: LogEntry = { id: 2, created_at: '2024-05-02T10:00:00+00:00', name: 'Bo
 function unreachable() {
   return Object.assign(new Error('network failure'), { name: 'LogbookError', code: 'network_error', status: 0, outcome: 'unknown', idempotencyKey: KEY });
 }
+
+// The wasm client's code has loaded, as on a page whose form is usable (logbook.client-loading.test.tsx covers the time
+// before).
+beforeAll(async () => {
+  await loadClientCode();
+});
 
 beforeEach(() => {
   vi.stubGlobal('indexedDB', new IDBFactory());

@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { deferred } from '@/testing/deferred';
 import { expectConsoleErrors } from '@/testing/console';
 import { fakeEntryList, freeSpy } from '@/testing/fake-entry-list';
@@ -11,11 +11,18 @@ import type { EntryList, ListOptions, LogEntry } from '../api/entry-types';
 import { prefetchLogEntries } from '../api/prefetch-entries';
 import type { NewEntry } from '../api/sign-logbook';
 import { Logbook } from './logbook';
+import { loadClientCode } from '../api/client-code';
 
 vi.mock('../api/client', () => ({ getClient: vi.fn() }));
 
 const listEntries = vi.fn<(options?: ListOptions) => Promise<EntryList>>();
 const signLogbook = vi.fn<(entry: NewEntry) => Promise<void>>();
+
+// The wasm client's code has loaded, as on a page whose form is usable (logbook.client-loading.test.tsx covers the time
+// before).
+beforeAll(async () => {
+  await loadClientCode();
+});
 
 beforeEach(() => {
   listEntries.mockReset();

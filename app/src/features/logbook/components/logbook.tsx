@@ -1,6 +1,7 @@
 import { useCallback, useState } from 'react';
 import { LOGBOOK_TITLE } from '@/content/logbook-title';
 import { useSignLogbook, type NewEntry } from '../api/sign-logbook';
+import { useClientReady } from '../api/use-client-ready';
 import { useLogEntries } from '../api/use-log-entries';
 import type { OutboxDeliveryError } from '../outbox/deliver';
 import type { OutboxItem } from '../outbox/plain-request';
@@ -25,6 +26,7 @@ const same = (a: NewEntry, b: NewEntry) => a.name === b.name && a.message === b.
  */
 export function Logbook() {
   const { entries, fromDevice, updatedAt, read, reload } = useLogEntries();
+  const ready = useClientReady();
   const [fields, setFields] = useState<SignFields>(EMPTY);
   const [signStatus, setSignStatus] = useState('');
 
@@ -68,7 +70,7 @@ export function Logbook() {
   return (
     <main className="logbook">
       <h1>{LOGBOOK_TITLE}</h1>
-      <SignForm fields={fields} onChange={setFields} onSign={(entry) => void handleSign(entry)} pending={pending} />
+      <SignForm fields={fields} onChange={setFields} onSign={(entry) => void handleSign(entry)} pending={pending} ready={ready} />
       <LiveRegion message={signStatus || listStatus} />
       <section className="logbook-entries" aria-labelledby="logbook-entries-heading">
         <h2 id="logbook-entries-heading">Logbook Entries</h2>

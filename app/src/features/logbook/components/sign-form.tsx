@@ -12,10 +12,12 @@ interface SignFormProps {
   readonly onSign: (fields: SignFields) => void;
   /** True while a sign is in flight: the button is disabled and reads "Signing…". */
   readonly pending: boolean;
+  /** False until the client can sign: every control is disabled, as in the page's served HTML. */
+  readonly ready: boolean;
 }
 
 /** Name and message, both required (the browser's own check). The text is sent as typed, no trimming. */
-export function SignForm({ fields, onChange, onSign, pending }: SignFormProps) {
+export function SignForm({ fields, onChange, onSign, pending, ready }: SignFormProps) {
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     onSign(fields);
@@ -31,6 +33,7 @@ export function SignForm({ fields, onChange, onSign, pending }: SignFormProps) {
           type="text"
           dir="auto"
           required
+          disabled={!ready}
           value={fields.name}
           onChange={(event) => onChange({ ...fields, name: event.target.value })}
         />
@@ -41,10 +44,11 @@ export function SignForm({ fields, onChange, onSign, pending }: SignFormProps) {
           rows={4}
           dir="auto"
           required
+          disabled={!ready}
           value={fields.message}
           onChange={(event) => onChange({ ...fields, message: event.target.value })}
         />
-        <button type="submit" className="primary-button" disabled={pending}>
+        <button type="submit" className="primary-button" disabled={pending || !ready}>
           {pending ? 'Signing…' : 'Sign Logbook'}
         </button>
       </form>

@@ -1,7 +1,6 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import { COPY_DB } from './copy-database';
 import { newestFirst, type KeptEntry } from './newest-first';
-
-const COPY_DB = 'geocache-logbook-copy';
 
 /** When the copy was last brought up to date (ms since the epoch). */
 export interface CopyTimes {

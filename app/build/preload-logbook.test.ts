@@ -1,0 +1,77 @@
+// @vitest-environment node
+import type { IndexHtmlTransformContext } from 'vite';
+import { describe, expect, it } from 'vitest';
+import { firstEntriesFiles, FIRST_ENTRIES_MODULES, preloadLogbook } from './preload-logbook.ts';
+
+type Bundle = NonNullable<IndexHtmlTransformContext['bundle']>;
+
+const [RENDER_APP, LOGBOOK, PREFETCH, CLIENT] = FIRST_ENTRIES_MODULES as [string, string, string, string];
+
+const chunk = (fileName: string, facadeModuleId: string | null, imports: string[] = []) => ({ type: 'chunk', fileName, facadeModuleId, imports });
+
+/** A build as Rolldown shapes it: each lazily loaded module in a chunk of its own, sharing some chunks. */
+function bundle(): Bundle {
+  const outputs = [
+    chunk('assets/index.js', '/app/src/app/main.tsx', ['assets/page-config.js']),
+    chunk('assets/page-config.js', null),
+    chunk('assets/jsx-runtime.js', null),
+    chunk('assets/render-app.js', RENDER_APP, ['assets/jsx-runtime.js', 'assets/page-config.js']),
+    chunk('assets/logbook.js', LOGBOOK, ['assets/jsx-runtime.js', 'assets/copy.js']),
+    chunk('assets/copy.js', null),
+    chunk('assets/prefetch.js', PREFETCH, ['assets/copy.js']),
+    chunk('assets/client.js', CLIENT, ['assets/page-config.js']),
+    chunk('assets/register-service-worker.js', '/app/src/app/service-worker/register-service-worker.ts'),
+    { type: 'asset', fileName: 'assets/geocache_client_bg-abc.wasm' },
+    { type: 'asset', fileName: 'assets/logbook.css' },
+  ];
+  return Object.fromEntries(outputs.map((output) => [output.fileName, output])) as unknown as Bundle;
+}
+
+function transform(html: string, logbookOpen: boolean, built: Bundle = bundle()): string {
+  const plugin = preloadLogbook({ logbookOpen });
+  (plugin.configResolved as (config: { base: string }) => void)({ base: '/' });
+  const { handler } = plugin.transformIndexHtml as { handler: (html: string, context: Partial<IndexHtmlTransformContext>) => string };
+  return handler(html, { bundle: built });
+}
+
+const INDEX_HTML =
+  '<html><head>\n<script type="module" crossorigin src="/assets/index.js"></script>\n' +
+  '<link rel="modulepreload" crossorigin href="/assets/page-config.js">\n</head><body></body></html>';
+
+describe('preload-logbook', () => {
+  it("names the first entries' chunks, each after the chunks it imports, and the .wasm; nothing loaded later", () => {
+    expect(firstEntriesFiles(bundle())).toEqual({
+      scripts: [
+        'assets/jsx-runtime.js',
+        'assets/page-config.js',
+        'assets/render-app.js',
+        'assets/copy.js',
+        'assets/logbook.js',
+        'assets/prefetch.js',
+        'assets/client.js',
+      ],
+      wasm: ['assets/geocache_client_bg-abc.wasm'],
+    });
+  });
+
+  it('links them from index.html, the .wasm as the client fetches it, leaving out what the page already names', () => {
+    const html = transform(INDEX_HTML, true);
+    expect(html).toContain('<link rel="preload" as="fetch" type="application/wasm" crossorigin href="/assets/geocache_client_bg-abc.wasm">');
+    for (const file of ['jsx-runtime', 'render-app', 'copy', 'logbook', 'prefetch', 'client']) {
+      expect(html).toContain(`<link rel="modulepreload" crossorigin href="/assets/${file}.js">`);
+    }
+    expect(html.match(/page-config\.js/g)).toHaveLength(1);
+    expect(html).not.toContain('register-service-worker');
+    expect(html.indexOf('geocache_client_bg')).toBeLessThan(html.indexOf('</head>'));
+  });
+
+  it('leaves the teaser alone', () => {
+    expect(transform(INDEX_HTML, false)).toBe(INDEX_HTML);
+  });
+
+  it('fails the build when a module it should link has no chunk of its own', () => {
+    const built = bundle();
+    delete (built as Record<string, unknown>)['assets/client.js'];
+    expect(() => firstEntriesFiles(built)).toThrow(/no chunk for .*client\.ts/);
+  });
+});

@@ -1,0 +1,82 @@
+import { fileURLToPath } from 'node:url';
+import type { IndexHtmlTransformContext, Plugin } from 'vite';
+
+type OutputBundle = NonNullable<IndexHtmlTransformContext['bundle']>;
+
+const fromHere = (file: string) => fileURLToPath(new URL(file, import.meta.url));
+
+/**
+ * What main.tsx imports lazily to show the open logbook's first entries: React, the logbook's code, the visit's
+ * first read and the wasm client. Without a hint the browser finds each only when the script before it has run
+ * (the entry, then these, then the .wasm): a round trip each, 150 ms apiece on a slow mobile network.
+ */
+export const FIRST_ENTRIES_MODULES = [
+  fromHere('../src/app/render-app.tsx'),
+  fromHere('../src/features/logbook/components/logbook.tsx'),
+  fromHere('../src/features/logbook/api/prefetch-entries.ts'),
+  fromHere('../src/features/logbook/api/client.ts'),
+];
+
+interface ChunkLike {
+  readonly type: 'chunk';
+  readonly fileName: string;
+  readonly facadeModuleId: string | null;
+  readonly imports: readonly string[];
+}
+
+/**
+ * The files the first entries need, in the order to ask for them: each module's chunk after the chunks it imports,
+ * then the .wasm assets. Fails when one of the modules has no chunk of its own (a renamed file, or a build that
+ * inlined it): the hints would silently stop helping.
+ */
+export function firstEntriesFiles(bundle: OutputBundle, modules: readonly string[] = FIRST_ENTRIES_MODULES): { scripts: string[]; wasm: string[] } {
+  const chunks = new Map<string, ChunkLike>();
+  const wasm: string[] = [];
+  for (const output of Object.values(bundle)) {
+    if (output.type === 'chunk') chunks.set(output.fileName, output);
+    else if (output.fileName.endsWith('.wasm')) wasm.push(output.fileName);
+  }
+  const scripts: string[] = [];
+  const visit = (fileName: string) => {
+    const chunk = chunks.get(fileName);
+    if (chunk === undefined || scripts.includes(fileName)) return;
+    for (const imported of chunk.imports) visit(imported);
+    scripts.push(fileName);
+  };
+  for (const module of modules) {
+    const chunk = [...chunks.values()].find((candidate) => candidate.facadeModuleId === module);
+    if (chunk === undefined) throw new Error(`preload-logbook: the build has no chunk for ${module}.`);
+    visit(chunk.fileName);
+  }
+  return { scripts, wasm: wasm.sort() };
+}
+
+/**
+ * `vite build` with the logbook open: links everything the first entries need from index.html (modulepreload for
+ * the scripts, a fetch preload for the .wasm, matching the client's own `fetch`), so the browser asks for all of
+ * it while it reads the page, not one round trip after another. Files index.html already names are left out.
+ */
+export function preloadLogbook({ logbookOpen }: { logbookOpen: boolean }): Plugin {
+  let base = '/';
+  return {
+    name: 'geocache:preload-logbook',
+    apply: 'build',
+    configResolved(config) {
+      base = config.base;
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, context) {
+        if (!logbookOpen) return html;
+        if (context.bundle === undefined) throw new Error('preload-logbook: index.html was transformed without the build\'s bundle.');
+        const { scripts, wasm } = firstEntriesFiles(context.bundle);
+        const named = (file: string) => html.includes(`"${base}${file}"`);
+        const links = [
+          ...wasm.filter((file) => !named(file)).map((file) => `<link rel="preload" as="fetch" type="application/wasm" crossorigin href="${base}${file}">`),
+          ...scripts.filter((file) => !named(file)).map((file) => `<link rel="modulepreload" crossorigin href="${base}${file}">`),
+        ];
+        return html.replace('</head>', () => `${links.map((link) => `  ${link}\n`).join('')}</head>`);
+      },
+    },
+  };
+}

@@ -1,0 +1,64 @@
+import 'fake-indexeddb/auto';
+import { IDBFactory } from 'fake-indexeddb';
+import { act, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { expectConsoleErrors } from '@/testing/console';
+import { fakeEntryList } from '@/testing/fake-entry-list';
+import type { EntryList, ListOptions, LogEntry } from '../api/entry-types';
+import { openDeviceCopy } from '../device-copy/copy-store';
+import { Logbook } from './logbook';
+
+// The wasm client's code (api/client.ts and the .wasm behind it) arrives only when the test says so: the module
+// is imported lazily, and its factory waits for `client.arrive()`.
+const client = vi.hoisted(() => {
+  let arrive!: () => void;
+  const arrived = new Promise<void>((resolve) => {
+    arrive = resolve;
+  });
+  return { arrived, arrive, listEntries: vi.fn<(options?: ListOptions) => Promise<EntryList>>() };
+});
+vi.mock('../api/client', async () => {
+  await client.arrived;
+  return { getClient: () => ({ listEntries: client.listEntries }) };
+});
+
+const ann: LogEntry = { id: 1, created_at: '2024-05-01T10:00:00+00:00', name: 'Ann', message: 'First!' };
+const bo: LogEntry = { id: 2, created_at: '2024-05-02T10:00:00+00:00', name: 'Bo', message: 'TFTC' };
+const cy: LogEntry = { id: 3, created_at: '2024-05-03T10:00:00+00:00', name: 'Cy', message: 'Hi' };
+
+beforeEach(() => {
+  vi.stubGlobal('indexedDB', new IDBFactory());
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+function shownNames() {
+  return screen.queryAllByTestId('log-entry').map((card) => card.querySelector('[dir="auto"]')?.textContent);
+}
+
+function controls() {
+  return [screen.getByLabelText('Name:'), screen.getByLabelText('Message:'), screen.getByRole('button', { name: 'Sign Logbook' })];
+}
+
+describe('the logbook before the wasm client has loaded', () => {
+  it('shows the entries kept on the device at once, with the form disabled until the client is ready, then catches up', async () => {
+    const copy = await openDeviceCopy();
+    await copy?.replace([bo, ann], { updatedAt: Date.now() - 1000, reconciledAt: Date.now() - 1000 });
+    client.listEntries.mockResolvedValue(fakeEntryList([cy, bo]));
+    render(<Logbook />);
+
+    await waitFor(() => expect(shownNames()).toEqual(['Bo', 'Ann']));
+    for (const control of controls()) expect(control).toBeDisabled();
+    expect(client.listEntries).not.toHaveBeenCalled();
+
+    await act(async () => {
+      client.arrive();
+      await client.arrived;
+    });
+    await waitFor(() => expect(shownNames()).toEqual(['Cy', 'Bo', 'Ann']));
+    for (const control of controls()) expect(control).toBeEnabled();
+    expect(client.listEntries.mock.calls.map((call) => call[0]?.since)).toEqual(['2024-05-02T09:59:00.000Z']);
+    expectConsoleErrors([]);
+  });
+});
