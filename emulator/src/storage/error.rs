@@ -158,6 +158,11 @@ impl StorageError {
         StorageError::new(400, "InvalidRequest", "InvalidRequest", message.into())
     }
 
+    /// The request body broke off or could not be read; the connection is closed after.
+    pub fn unreadable_body() -> Self {
+        StorageError::invalid_request("Could not read the request body").closing()
+    }
+
     pub fn invalid_parameter(name: &str) -> Self {
         StorageError::new(
             400,

@@ -1,258 +1,219 @@
-//! A streaming `multipart/form-data` reader (RFC 7578): it is fed the body chunk by chunk and
-//! hands back each part's headers and bytes as they arrive, holding back only enough bytes to
-//! recognise a boundary split across chunks. storage-js sends a `File` or `Blob` this way
-//! (fields `cacheControl` and `metadata`, then the file), and the file must reach the disk
-//! without the whole body in memory.
+//! `multipart/form-data` bodies (RFC 7578), read with multer part by part as the bytes arrive.
+//! storage-js sends a `File` or `Blob` this way (fields `cacheControl` and `metadata`, then the
+//! file), and the file must reach the disk without the whole body in memory.
+//!
+//! multer buffers whatever it has not handed out yet: the preamble, boundaries and part headers
+//! until they are complete. The body is therefore fed to it one chunk per poll, and a form whose
+//! bytes outside the parts' data pass [`MAX_FORM_OVERHEAD`] is refused, so a body that never
+//! finishes a part's headers cannot fill the memory.
 
-/// Part headers larger than this are refused (a form field's headers are a few hundred bytes).
-const MAX_HEADER_BYTES: usize = 16 * 1024;
+use crate::storage::error::StorageError;
+use axum::body::HttpBody;
+use axum::body::{Body, Bytes};
+use futures_util::Stream;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::task::{Context, Poll};
 
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Event {
-    /// A part begins; its `Content-Disposition` name and filename and its `Content-Type`.
-    Part {
-        name: String,
-        filename: Option<String>,
-        content_type: Option<String>,
-    },
-    /// Bytes of the current part.
-    Data(Vec<u8>),
-    /// The current part ended.
-    PartEnd,
-}
+/// The preamble, boundaries and part headers of one form together may take this many bytes (a
+/// storage-js form's take a few hundred).
+pub const MAX_FORM_OVERHEAD: usize = 64 * 1024;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum State {
-    /// Before the first boundary (a preamble is skipped).
-    Preamble,
-    /// Just after a boundary: `--` ends the body, CRLF starts a part.
-    AfterBoundary,
-    Headers,
-    Body,
-    Done,
-}
+/// RFC 2046: a boundary is 1 to 70 characters.
+const MAX_BOUNDARY_CHARS: usize = 70;
 
-#[derive(Debug)]
-pub struct MultipartReader {
-    /// `CRLF--boundary`.
-    delimiter: Vec<u8>,
-    buffer: Vec<u8>,
-    state: State,
-}
-
-/// The boundary of a `multipart/form-data` content type, if it is one.
-pub fn boundary(content_type: &str) -> Option<String> {
-    let mut parts = content_type.split(';');
-    let essence = parts.next()?.trim();
+/// The boundary of a `multipart/form-data` content type; `None` if the body is not a form. A
+/// form without a usable boundary cannot be read and is refused.
+pub fn boundary(content_type: &str) -> Result<Option<String>, StorageError> {
+    let essence = content_type.split(';').next().unwrap_or_default().trim();
     if !essence.eq_ignore_ascii_case("multipart/form-data") {
-        return None;
+        return Ok(None);
     }
-    parts.find_map(|parameter| {
-        let (key, value) = parameter.split_once('=')?;
-        key.trim()
-            .eq_ignore_ascii_case("boundary")
-            .then(|| value.trim().trim_matches('"').to_owned())
-            .filter(|value| !value.is_empty() && value.len() <= 70)
-    })
-}
-
-fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
-    haystack
-        .windows(needle.len())
-        .position(|window| window == needle)
-}
-
-impl MultipartReader {
-    pub fn new(boundary: &str) -> MultipartReader {
-        MultipartReader {
-            delimiter: format!("\r\n--{boundary}").into_bytes(),
-            // The first boundary has no CRLF before it; this one stands in for it.
-            buffer: b"\r\n".to_vec(),
-            state: State::Preamble,
+    match multer::parse_boundary(content_type) {
+        Ok(boundary) if !boundary.is_empty() && boundary.len() <= MAX_BOUNDARY_CHARS => {
+            Ok(Some(boundary))
         }
+        _ => Err(malformed("the multipart form has no valid boundary")),
     }
+}
 
-    /// Feeds the next chunk of the body; returns what it completed.
-    pub fn feed(&mut self, chunk: &[u8]) -> Result<Vec<Event>, String> {
-        self.buffer.extend_from_slice(chunk);
-        let mut events = Vec::new();
+fn malformed(problem: &str) -> StorageError {
+    StorageError::invalid_request(problem).closing()
+}
+
+/// The request body refused mid-form: too many bytes outside the parts' data.
+#[derive(Debug)]
+struct TooMuchOverhead;
+
+impl std::fmt::Display for TooMuchOverhead {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "more than {MAX_FORM_OVERHEAD} bytes outside the parts' data"
+        )
+    }
+}
+
+impl std::error::Error for TooMuchOverhead {}
+
+/// The body as multer's byte stream, one chunk per poll, counting the bytes multer holds.
+struct Chunks<'a> {
+    body: &'a mut Body,
+    /// Bytes fed to multer and not yet handed out as part data.
+    held: Arc<AtomicUsize>,
+    /// A chunk was just given: the next poll yields so multer hands it out before taking more.
+    just_fed: bool,
+}
+
+impl Stream for Chunks<'_> {
+    type Item = Result<Bytes, Box<dyn std::error::Error + Send + Sync>>;
+
+    fn poll_next(mut self: Pin<&mut Self>, context: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        if std::mem::take(&mut self.just_fed) {
+            context.waker().wake_by_ref();
+            return Poll::Pending;
+        }
+        if self.held.load(Ordering::Relaxed) > MAX_FORM_OVERHEAD {
+            return Poll::Ready(Some(Err(Box::new(TooMuchOverhead))));
+        }
         loop {
-            match self.state {
-                State::Preamble => match find(&self.buffer, &self.delimiter) {
-                    Some(at) => {
-                        self.buffer.drain(..at + self.delimiter.len());
-                        self.state = State::AfterBoundary;
-                    }
-                    None => {
-                        if self.buffer.len() > MAX_HEADER_BYTES {
-                            return Err("no multipart boundary found".to_owned());
-                        }
-                        return Ok(events);
-                    }
-                },
-                State::AfterBoundary => {
-                    if self.buffer.len() < 2 {
-                        return Ok(events);
-                    }
-                    if self.buffer.starts_with(b"--") {
-                        self.state = State::Done;
-                        self.buffer.clear();
-                    } else if self.buffer.starts_with(b"\r\n") {
-                        self.buffer.drain(..2);
-                        self.state = State::Headers;
-                    } else {
-                        return Err("malformed multipart boundary".to_owned());
-                    }
-                }
-                State::Headers => match find(&self.buffer, b"\r\n\r\n") {
-                    Some(at) => {
-                        let head: Vec<u8> = self.buffer.drain(..at + 4).collect();
-                        events.push(parse_headers(&head[..at])?);
-                        self.state = State::Body;
-                    }
-                    None => {
-                        if self.buffer.len() > MAX_HEADER_BYTES {
-                            return Err("multipart part headers are too large".to_owned());
-                        }
-                        return Ok(events);
-                    }
-                },
-                State::Body => match find(&self.buffer, &self.delimiter) {
-                    Some(at) => {
-                        let data: Vec<u8> = self.buffer.drain(..at).collect();
-                        if !data.is_empty() {
-                            events.push(Event::Data(data));
-                        }
-                        self.buffer.drain(..self.delimiter.len());
-                        events.push(Event::PartEnd);
-                        self.state = State::AfterBoundary;
-                    }
-                    None => {
-                        // The tail may be the start of a delimiter: keep it for the next chunk.
-                        let keep = self.delimiter.len() - 1;
-                        if self.buffer.len() > keep {
-                            let data: Vec<u8> =
-                                self.buffer.drain(..self.buffer.len() - keep).collect();
-                            events.push(Event::Data(data));
-                        }
-                        return Ok(events);
-                    }
-                },
-                State::Done => {
-                    // An epilogue is ignored.
-                    self.buffer.clear();
-                    return Ok(events);
-                }
+            let frame = match Pin::new(&mut *self.body).poll_frame(context) {
+                Poll::Pending => return Poll::Pending,
+                Poll::Ready(None) => return Poll::Ready(None),
+                Poll::Ready(Some(Err(error))) => return Poll::Ready(Some(Err(Box::new(error)))),
+                Poll::Ready(Some(Ok(frame))) => frame,
+            };
+            // Trailers carry nothing of the form.
+            if let Ok(data) = frame.into_data() {
+                self.held.fetch_add(data.len(), Ordering::Relaxed);
+                self.just_fed = true;
+                return Poll::Ready(Some(Ok(data)));
             }
-        }
-    }
-
-    /// Checks that the body ended with the closing boundary.
-    pub fn finish(&self) -> Result<(), String> {
-        if self.state == State::Done {
-            Ok(())
-        } else {
-            Err("the multipart body ended early".to_owned())
         }
     }
 }
 
-fn parse_headers(head: &[u8]) -> Result<Event, String> {
-    let text = std::str::from_utf8(head).map_err(|_| "multipart headers are not UTF-8")?;
-    let mut name = None;
-    let mut filename = None;
-    let mut content_type = None;
-    for line in text.split("\r\n") {
-        let Some((key, value)) = line.split_once(':') else {
-            continue;
+/// Storage's answer to what multer found wrong.
+fn refusal(error: multer::Error) -> StorageError {
+    match error {
+        multer::Error::StreamReadFailed(cause) if cause.is::<TooMuchOverhead>() => {
+            malformed("multipart part headers are too large")
+        }
+        multer::Error::StreamReadFailed(_) => StorageError::unreadable_body(),
+        multer::Error::IncompleteStream
+        | multer::Error::IncompleteFieldData { .. }
+        | multer::Error::IncompleteHeaders => malformed("the multipart body ended early"),
+        multer::Error::ReadHeaderFailed(_)
+        | multer::Error::DecodeHeaderName { .. }
+        | multer::Error::DecodeHeaderValue { .. } => malformed("malformed multipart part headers"),
+        other => malformed(&format!("malformed multipart body: {other}")),
+    }
+}
+
+/// A form being read.
+pub struct FormReader<'a> {
+    multipart: multer::Multipart<'a>,
+    held: Arc<AtomicUsize>,
+}
+
+/// One part: its `Content-Disposition` name and filename, its `Content-Type` as sent, and its
+/// bytes through [`Part::chunk`].
+pub struct Part<'a> {
+    pub name: String,
+    pub filename: Option<String>,
+    pub content_type: Option<String>,
+    field: multer::Field<'a>,
+    held: Arc<AtomicUsize>,
+}
+
+impl<'a> FormReader<'a> {
+    pub fn new(body: &'a mut Body, boundary: String) -> FormReader<'a> {
+        let held = Arc::new(AtomicUsize::new(0));
+        let chunks = Chunks {
+            body,
+            held: Arc::clone(&held),
+            just_fed: false,
         };
-        let key = key.trim();
-        if key.eq_ignore_ascii_case("content-disposition") {
-            for parameter in value.split(';').skip(1) {
-                if let Some((key, value)) = parameter.split_once('=') {
-                    let value = value.trim().trim_matches('"').to_owned();
-                    match key.trim().to_ascii_lowercase().as_str() {
-                        "name" => name = Some(value),
-                        "filename" => filename = Some(value),
-                        _ => {}
-                    }
-                }
-            }
-        } else if key.eq_ignore_ascii_case("content-type") {
-            content_type = Some(value.trim().to_owned());
+        FormReader {
+            multipart: multer::Multipart::new(chunks, boundary),
+            held,
         }
     }
-    Ok(Event::Part {
-        name: name.ok_or("a multipart part has no name")?,
-        filename,
-        content_type,
-    })
+
+    /// The next part, or `None` after the closing boundary. A part must be read to its end
+    /// before the next is asked for (its unread rest would count as overhead).
+    pub async fn next_part(&mut self) -> Result<Option<Part<'a>>, StorageError> {
+        let Some(field) = self.multipart.next_field().await.map_err(refusal)? else {
+            return Ok(None);
+        };
+        let name = field
+            .name()
+            .ok_or_else(|| malformed("a multipart part has no name"))?
+            .to_owned();
+        let content_type = match field.headers().get(axum::http::header::CONTENT_TYPE) {
+            None => None,
+            Some(value) => Some(
+                value
+                    .to_str()
+                    .map_err(|_| malformed("malformed multipart part headers"))?
+                    .trim()
+                    .to_owned(),
+            ),
+        };
+        Ok(Some(Part {
+            name,
+            filename: field.file_name().map(str::to_owned),
+            content_type,
+            field,
+            held: Arc::clone(&self.held),
+        }))
+    }
+}
+
+impl Part<'_> {
+    /// The part's next bytes, or `None` at its end.
+    pub async fn chunk(&mut self) -> Result<Option<Bytes>, StorageError> {
+        let chunk = self.field.chunk().await.map_err(refusal)?;
+        if let Some(bytes) = &chunk {
+            // Handed out: no longer held. (The boundary multer drops stays counted.)
+            let _ = self
+                .held
+                .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |held| {
+                    Some(held.saturating_sub(bytes.len()))
+                });
+        }
+        Ok(chunk)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    const BODY: &str = "preamble\r\n--XyZ\r\nContent-Disposition: form-data; name=\"cacheControl\"\r\n\r\n3600\r\n--XyZ\r\nContent-Disposition: form-data; name=\"\"; filename=\"blob\"\r\nContent-Type: image/png\r\n\r\nab\r\n--Xc\r\n--XyZ--\r\n";
-
-    /// The events of `BODY` fed in chunks of `size`, data runs joined.
-    fn events_in_chunks(size: usize) -> Vec<Event> {
-        let mut reader = MultipartReader::new("XyZ");
-        let mut events: Vec<Event> = Vec::new();
-        for chunk in BODY.as_bytes().chunks(size) {
-            for event in reader.feed(chunk).unwrap() {
-                match (events.last_mut(), event) {
-                    (Some(Event::Data(joined)), Event::Data(more)) => joined.extend(more),
-                    (_, event) => events.push(event),
-                }
-            }
-        }
-        reader.finish().unwrap();
-        events
-    }
-
-    #[test]
-    fn parts_come_out_whatever_the_chunking() {
-        let expected = vec![
-            Event::Part {
-                name: "cacheControl".to_owned(),
-                filename: None,
-                content_type: None,
-            },
-            Event::Data(b"3600".to_vec()),
-            Event::PartEnd,
-            Event::Part {
-                name: String::new(),
-                filename: Some("blob".to_owned()),
-                content_type: Some("image/png".to_owned()),
-            },
-            // A near-boundary inside the data is data.
-            Event::Data(b"ab\r\n--Xc".to_vec()),
-            Event::PartEnd,
-        ];
-        for size in [1, 2, 3, 7, 16, BODY.len()] {
-            assert_eq!(events_in_chunks(size), expected, "chunks of {size}");
-        }
-    }
-
-    #[test]
-    fn a_truncated_body_is_an_error() {
-        let mut reader = MultipartReader::new("XyZ");
-        reader.feed(&BODY.as_bytes()[..BODY.len() - 10]).unwrap();
-        assert!(reader.finish().is_err());
-    }
-
     #[test]
     fn the_boundary_is_read_from_the_content_type() {
         assert_eq!(
-            boundary("multipart/form-data; boundary=----formdata-undici-0"),
+            boundary("multipart/form-data; boundary=----formdata-undici-0").unwrap(),
             Some("----formdata-undici-0".to_owned())
         );
         assert_eq!(
-            boundary("Multipart/Form-Data;boundary=\"q\""),
+            boundary("Multipart/Form-Data;boundary=\"q\"").unwrap(),
             Some("q".to_owned())
         );
-        assert_eq!(boundary("text/plain; boundary=x"), None);
-        assert_eq!(boundary("multipart/form-data"), None);
+        assert_eq!(boundary("text/plain; boundary=x").unwrap(), None);
+        assert_eq!(boundary("image/png").unwrap(), None);
+    }
+
+    #[test]
+    fn a_form_without_a_usable_boundary_is_refused() {
+        for content_type in [
+            "multipart/form-data",
+            "multipart/form-data; charset=utf-8",
+            "multipart/form-data; boundary=\"\"",
+            &format!("multipart/form-data; boundary={}", "b".repeat(71)),
+        ] {
+            assert!(boundary(content_type).is_err(), "{content_type}");
+        }
     }
 }

@@ -15,7 +15,7 @@ use crate::linger;
 use crate::state::AppState;
 use crate::storage::error::StorageError;
 use crate::storage::files::PendingFile;
-use crate::storage::multipart::{self, Event, MultipartReader};
+use crate::storage::multipart::{self, FormReader};
 use crate::storage::names::{check_bucket_name, check_object_name};
 use crate::storage::policy::Operation;
 use crate::storage::query::QueryParams;
@@ -257,10 +257,6 @@ fn header_safe(text: String) -> Result<String, StorageError> {
     }
 }
 
-fn unreadable() -> StorageError {
-    StorageError::invalid_request("Could not read the request body").closing()
-}
-
 async fn receive(
     bucket: &BucketRecord,
     pending: PendingFile,
@@ -277,8 +273,8 @@ async fn receive(
     let content_type = header_text(headers, header::CONTENT_TYPE.as_str())
         .unwrap_or("application/octet-stream")
         .to_owned();
-    if let Some(boundary) = multipart::boundary(&content_type) {
-        return receive_form(bucket, sink, &boundary, body).await;
+    if let Some(boundary) = multipart::boundary(&content_type)? {
+        return receive_form(bucket, sink, boundary, body).await;
     }
     mime::check_upload(bucket.allowed_mime_types.as_deref(), &content_type)
         .map_err(StorageError::closing)?;
@@ -294,7 +290,7 @@ async fn receive(
         Some(encoded) => Some(decode_metadata(encoded)?),
     };
     while let Some(frame) = body.frame().await {
-        let frame = frame.map_err(|_| unreadable())?;
+        let frame = frame.map_err(|_| StorageError::unreadable_body())?;
         if let Some(data) = frame.data_ref() {
             sink.write(data)?;
         }
@@ -329,89 +325,52 @@ fn json_object_text(bytes: &[u8]) -> Result<String, StorageError> {
     }
 }
 
-/// Where the form's bytes go while it is read.
-enum Current {
-    Nothing,
-    Field {
-        name: String,
-        bytes: Vec<u8>,
-    },
-    File,
-    /// Parts after the file are read and ignored, as Storage reads only the first file.
-    Ignored,
-}
-
+/// Reads a form: fields `cacheControl` and `metadata` are kept, the first part with a filename is
+/// the file (its part's type is the object's) and streams into `sink`; Storage reads only that
+/// first file, so later parts are read and ignored.
 async fn receive_form(
     bucket: &BucketRecord,
     mut sink: Sink,
-    boundary: &str,
+    boundary: String,
     body: &mut Body,
 ) -> Result<Received, StorageError> {
-    let mut reader = MultipartReader::new(boundary);
-    let mut current = Current::Nothing;
+    let mut form = FormReader::new(body, boundary);
     let mut file_type: Option<String> = None;
     let mut cache_control: Option<String> = None;
     let mut user_metadata: Option<String> = None;
-    let mut seen_file = false;
-    let malformed = |problem: String| StorageError::invalid_request(problem).closing();
-    while let Some(frame) = body.frame().await {
-        let frame = frame.map_err(|_| unreadable())?;
-        let Some(data) = frame.data_ref() else {
-            continue;
-        };
-        for event in reader.feed(data).map_err(malformed)? {
-            match event {
-                Event::Part {
-                    name,
-                    filename,
-                    content_type,
-                } => {
-                    current = if seen_file {
-                        Current::Ignored
-                    } else if filename.is_some() {
-                        let part_type = header_safe(
-                            content_type.unwrap_or_else(|| "application/octet-stream".to_owned()),
-                        )?;
-                        mime::check_upload(bucket.allowed_mime_types.as_deref(), &part_type)
-                            .map_err(StorageError::closing)?;
-                        file_type = Some(part_type);
-                        seen_file = true;
-                        Current::File
-                    } else {
-                        Current::Field {
-                            name,
-                            bytes: Vec::new(),
-                        }
-                    };
+    while let Some(mut part) = form.next_part().await? {
+        if file_type.is_some() {
+            while part.chunk().await?.is_some() {}
+        } else if part.filename.is_some() {
+            let part_type = header_safe(
+                part.content_type
+                    .take()
+                    .unwrap_or_else(|| "application/octet-stream".to_owned()),
+            )?;
+            mime::check_upload(bucket.allowed_mime_types.as_deref(), &part_type)
+                .map_err(StorageError::closing)?;
+            file_type = Some(part_type);
+            while let Some(bytes) = part.chunk().await? {
+                sink.write(&bytes)?;
+            }
+        } else {
+            let mut field = Vec::new();
+            while let Some(bytes) = part.chunk().await? {
+                if field.len() + bytes.len() > MAX_FIELD_BYTES {
+                    return Err(StorageError::entity_too_large().closing());
                 }
-                Event::Data(bytes) => match &mut current {
-                    Current::File => sink.write(&bytes)?,
-                    Current::Field { bytes: field, .. } => {
-                        if field.len() + bytes.len() > MAX_FIELD_BYTES {
-                            return Err(StorageError::entity_too_large().closing());
-                        }
-                        field.extend_from_slice(&bytes);
-                    }
-                    Current::Nothing | Current::Ignored => {}
-                },
-                Event::PartEnd => {
-                    if let Current::Field { name, bytes } =
-                        std::mem::replace(&mut current, Current::Nothing)
-                    {
-                        match name.as_str() {
-                            "cacheControl" => {
-                                let text = String::from_utf8_lossy(&bytes).trim().to_owned();
-                                cache_control = Some(header_safe(format!("max-age={text}"))?);
-                            }
-                            "metadata" => user_metadata = Some(json_object_text(&bytes)?),
-                            _ => {}
-                        }
-                    }
+                field.extend_from_slice(&bytes);
+            }
+            match part.name.as_str() {
+                "cacheControl" => {
+                    let text = String::from_utf8_lossy(&field).trim().to_owned();
+                    cache_control = Some(header_safe(format!("max-age={text}"))?);
                 }
+                "metadata" => user_metadata = Some(json_object_text(&field)?),
+                _ => {}
             }
         }
     }
-    reader.finish().map_err(malformed)?;
     let content_type =
         file_type.ok_or_else(|| StorageError::invalid_request("No content provided").closing())?;
     let (pending, size, etag) = sink.finish();

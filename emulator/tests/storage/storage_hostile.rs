@@ -218,3 +218,137 @@ impl hyper::body::Body for Chunks {
         })
     }
 }
+
+/// A form whose file part's headers and data are `file_part`, closed or not by the caller.
+fn form_around(file_part: &str) -> Vec<u8> {
+    format!(
+        "--q\r\nContent-Disposition: form-data; name=\"cacheControl\"\r\n\r\n3600\r\n--q\r\n{file_part}"
+    )
+    .into_bytes()
+}
+
+#[tokio::test]
+async fn malformed_forms_are_refused_with_storage_errors_and_leave_nothing() {
+    let app = app_with_bucket(1024).await;
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        // A form content type without a boundary cannot be read.
+        (
+            "multipart/form-data",
+            form("q", "3600", "image/png", b"png"),
+            "the multipart form has no valid boundary",
+        ),
+        (
+            "multipart/form-data; boundary=\"\"",
+            form("q", "3600", "image/png", b"png"),
+            "the multipart form has no valid boundary",
+        ),
+        // The body never shows the boundary it was announced with.
+        (
+            "multipart/form-data; boundary=q",
+            form("other", "3600", "image/png", b"png"),
+            "the multipart body ended early",
+        ),
+        // Cut inside the file part's headers.
+        (
+            "multipart/form-data; boundary=q",
+            form_around(
+                "Content-Disposition: form-data; name=\"\"; filename=\"blob\"\r\nContent-Ty",
+            ),
+            "the multipart body ended early",
+        ),
+        // Cut inside the file's data, before the closing boundary.
+        (
+            "multipart/form-data; boundary=q",
+            form_around(
+                "Content-Disposition: form-data; name=\"\"; filename=\"blob\"\r\n\
+                 Content-Type: image/png\r\n\r\npng",
+            ),
+            "the multipart body ended early",
+        ),
+        // After a boundary comes CRLF or the closing `--`.
+        (
+            "multipart/form-data; boundary=q",
+            b"--q garbage".to_vec(),
+            "the multipart body ended early",
+        ),
+        (
+            "multipart/form-data; boundary=q",
+            form_around("Content-Disposition form-data\r\n\r\npng\r\n--q--\r\n"),
+            "malformed multipart part headers",
+        ),
+        (
+            "multipart/form-data; boundary=q",
+            form_around(
+                "Content-Disposition: form-data; filename=\"blob\"\r\n\r\npng\r\n--q--\r\n",
+            ),
+            "a multipart part has no name",
+        ),
+        // A well-formed form without a file.
+        (
+            "multipart/form-data; boundary=q",
+            b"--q\r\nContent-Disposition: form-data; name=\"cacheControl\"\r\n\r\n60\r\n--q--\r\n"
+                .to_vec(),
+            "No content provided",
+        ),
+    ];
+    for (content_type, body, message) in cases {
+        let response = app
+            .service(Method::POST, "/object/b/form.png")
+            .header("content-type", content_type)
+            .bytes(body)
+            .send()
+            .await;
+        response.assert_error("400", "InvalidRequest", message);
+        assert_eq!(response.header("connection"), Some("close"), "{message}");
+        assert!(app.files_on_disk().is_empty(), "{message}");
+    }
+    let listed = app
+        .service(Method::POST, "/object/list/b")
+        .json(&json!({"prefix": ""}))
+        .send()
+        .await;
+    assert_eq!(listed.json(), json!([]));
+}
+
+#[tokio::test]
+async fn a_form_whose_headers_never_end_is_refused_before_it_fills_the_memory() {
+    let app = app_with_bucket(1024).await;
+    // 16 MiB of one part's headers in 4 KiB chunks, with no blank line to end them.
+    let mut chunks = vec![b"--q\r\nX-Padding: ".to_vec()];
+    chunks.extend(std::iter::repeat_n(vec![b'a'; 4096], 4096));
+    let response = app
+        .service(Method::POST, "/object/b/form.png")
+        .header("content-type", "multipart/form-data; boundary=q")
+        .body(Body::new(Chunks(chunks)))
+        .send()
+        .await;
+    response.assert_error(
+        "400",
+        "InvalidRequest",
+        "multipart part headers are too large",
+    );
+    assert!(app.files_on_disk().is_empty());
+}
+
+#[tokio::test]
+async fn a_file_part_far_larger_than_the_form_overhead_streams_through() {
+    // The file's bytes arrive in many chunks at once; only bytes outside the parts' data count
+    // against the form's overhead, so a file many times that size is stored whole.
+    let app = StorageApp::with(&[], 4 * 1024 * 1024);
+    app.create_bucket(json!({"id": "open"})).await;
+    let file: Vec<u8> = (0..1024 * 1024).map(|i| (i % 251) as u8).collect();
+    let body = form("q", "3600", "application/octet-stream", &file);
+    let chunks = body.chunks(4096).map(<[u8]>::to_vec).collect();
+    let response = app
+        .service(Method::POST, "/object/open/big.bin")
+        .header("content-type", "multipart/form-data; boundary=q")
+        .body(Body::new(Chunks(chunks)))
+        .send()
+        .await;
+    assert_eq!(response.status, StatusCode::OK, "{}", response.text());
+    let read = app
+        .service(Method::GET, "/object/open/big.bin")
+        .send()
+        .await;
+    assert_eq!(read.bytes, file);
+}
