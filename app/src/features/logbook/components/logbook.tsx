@@ -1,7 +1,14 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { LOGBOOK_TITLE } from '@/content/logbook-title';
 import { useSignLogbook, type NewEntry } from '../api/sign-logbook';
+import { liveChannel } from '../api/live-channel';
+import { readNewer } from '../api/read-newer';
 import { useLogEntries } from '../api/use-log-entries';
+import { openDeviceCopy } from '../device-copy/copy-store';
+import type { KeptEntry } from '../device-copy/newest-first';
+import { ArrivalKeeper } from '../live/arrival-keeper';
+import { OwnSigns } from '../live/own-signs';
+import { useLiveEntries } from '../live/use-live-entries';
 import type { OutboxDeliveryError } from '../outbox/deliver';
 import type { OutboxItem } from '../outbox/plain-request';
 import { useOutbox } from '../outbox/use-outbox';
@@ -24,23 +31,54 @@ const same = (a: NewEntry, b: NewEntry) => a.name === b.name && a.message === b.
  * device's copy until the first page of this visit arrives), with one polite live region saying how things stand.
  */
 export function Logbook() {
-  const { entries, fromDevice, updatedAt, read, reload } = useLogEntries();
+  const { entries: readEntries, fromDevice, updatedAt, read, reload } = useLogEntries();
   const [fields, setFields] = useState<SignFields>(EMPTY);
-  const [signStatus, setSignStatus] = useState('');
+  const [signStatus, setStatus] = useState('');
+  // Entries signed elsewhere since the live region last said anything else.
+  const [arrivedCount, setArrivedCount] = useState(0);
+  const setSignStatus = useCallback((message: string) => {
+    setStatus(message);
+    setArrivedCount(0);
+  }, []);
+
+  const ownSigns = useMemo(() => new OwnSigns(), []);
+  const keeper = useMemo(() => new ArrivalKeeper(openDeviceCopy), []);
+  useEffect(() => () => keeper.dispose(), [keeper]);
+  const onArrived = useCallback(
+    (arrived: readonly KeptEntry[]) => {
+      const others = arrived.filter((entry) => !ownSigns.claim(entry)).length;
+      if (others === 0) return;
+      setStatus('');
+      setArrivedCount((count) => count + others);
+    },
+    [ownSigns],
+  );
+  const entries = useLiveEntries({
+    source: liveChannel,
+    base: readEntries,
+    baseReady: read !== 'loading',
+    readNewer,
+    onArrived,
+    keep: keeper.add,
+  });
 
   const onDelivered = useCallback(
     (items: readonly OutboxItem[]) => {
+      for (const item of items) ownSigns.expect(item);
       // The fields keep a waiting sign's text until it is stored.
       setFields((now) => (items.some((item) => same(item, now)) ? EMPTY : now));
       setSignStatus(STATUS.sent);
       reload();
     },
-    [reload],
+    [reload, ownSigns, setSignStatus],
   );
-  const onRefused = useCallback((error: OutboxDeliveryError) => {
-    console.error('Error inserting log:', error);
-    setSignStatus(STATUS.notSigned(notSignedReason(error)));
-  }, []);
+  const onRefused = useCallback(
+    (error: OutboxDeliveryError) => {
+      console.error('Error inserting log:', error);
+      setSignStatus(STATUS.notSigned(notSignedReason(error)));
+    },
+    [setSignStatus],
+  );
   const outbox = useOutbox({ onDelivered, onRefused, onChanged: reload });
 
   const { sign, pending } = useSignLogbook({
@@ -51,6 +89,7 @@ export function Logbook() {
 
   async function handleSign(entry: SignFields) {
     setSignStatus(STATUS.signing);
+    ownSigns.expect(entry);
     const result = await sign(entry);
     if (result.status === 'signed') {
       setFields((now) => (same(now, entry) ? EMPTY : now));
@@ -69,7 +108,7 @@ export function Logbook() {
     <main className="logbook">
       <h1>{LOGBOOK_TITLE}</h1>
       <SignForm fields={fields} onChange={setFields} onSign={(entry) => void handleSign(entry)} pending={pending} />
-      <LiveRegion message={signStatus || listStatus} />
+      <LiveRegion message={signStatus || (arrivedCount > 0 ? STATUS.arrived(arrivedCount) : listStatus)} />
       <section className="logbook-entries" aria-labelledby="logbook-entries-heading">
         <h2 id="logbook-entries-heading">Logbook Entries</h2>
         <LastUpdated at={updatedAt} />
