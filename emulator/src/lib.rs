@@ -9,6 +9,8 @@
 //! - `GET /emulator/v1/sms`: the SMS outbox for test harnesses, service-role keys only
 //!   ([`sms_outbox`]).
 //! - `/emulator/v1/faults`: the fault plan for tests, service-role keys only ([`faults`]).
+//! - `/realtime/v1/websocket`, `/realtime/v1/api/broadcast`: Realtime's channels, changes of
+//!   `geocache_logs` and broadcasts, behind the key check ([`realtime`]).
 
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
@@ -29,6 +31,7 @@ pub mod internal_cause;
 pub mod keys;
 mod linger;
 pub mod private_file;
+pub mod realtime;
 pub mod rest;
 pub mod server;
 mod sms_outbox;
@@ -59,6 +62,7 @@ pub fn app(state: AppState) -> Router {
         .merge(auth::router(state.clone()))
         .merge(sms_outbox::router(state.clone()))
         .merge(faults::router(state.clone()))
+        .merge(realtime::router(state.clone()))
         .fallback(no_route)
         // The gateway enforces `--max-body-bytes`; axum's own 2 MB default would cut it short.
         .layer(DefaultBodyLimit::disable())
@@ -138,7 +142,8 @@ pub async fn serve(config: Config) -> Result<(), ServeError> {
         .with_auth_settings(config.auth_settings_with_file(api_url(&config.host, address), &file))
         .with_max_body_bytes(config.max_body_bytes)
         .with_trusted_proxies(config.trusted_proxy.clone())
-        .with_sign_limits(config.sign_limits(&file));
+        .with_sign_limits(config.sign_limits(&file))
+        .with_realtime_limits(config.realtime_limits());
     let limits = config.connection_limits();
     if let Some(plan) = config.faults {
         eprintln!(

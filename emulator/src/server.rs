@@ -116,7 +116,9 @@ async fn serve_connection(
     let mut connection = pin!(http1::Builder::new()
         .timer(TokioTimer::new())
         .header_read_timeout(limits.header_read_timeout)
-        .serve_connection(io, service));
+        .serve_connection(io, service)
+        // WebSockets (Realtime) take the connection over once upgraded.
+        .with_upgrades());
     let mut closing = false;
     loop {
         tokio::select! {

@@ -7,6 +7,7 @@ use crate::clock::Clock;
 use crate::db::{Database, DbLocation, OpenError};
 use crate::faults::injector::FaultInjector;
 use crate::keys::Keys;
+use crate::realtime::{Hub, RealtimeLimits};
 use crate::rest::sign_limit::{SignLimiter, SignLimits};
 use std::net::IpAddr;
 use std::sync::Arc;
@@ -36,6 +37,8 @@ pub struct AppState {
     pub trusted_proxies: Arc<Vec<IpAddr>>,
     /// The logbook's spam limit and its counts, shared by every clone.
     pub sign_limit: Arc<SignLimiter>,
+    /// Realtime's sockets, limits and the bus that carries committed changes to them.
+    pub realtime: Arc<Hub>,
 }
 
 impl AppState {
@@ -52,6 +55,14 @@ impl AppState {
             faults: Arc::new(FaultInjector::default()),
             trusted_proxies: Arc::default(),
             sign_limit: Arc::new(SignLimiter::new(SignLimits::default())),
+            realtime: Arc::new(Hub::new(RealtimeLimits::default())),
+        }
+    }
+
+    pub fn with_realtime_limits(self, limits: RealtimeLimits) -> AppState {
+        AppState {
+            realtime: Arc::new(Hub::new(limits)),
+            ..self
         }
     }
 

@@ -7,6 +7,11 @@ use crate::db::DbLocation;
 use crate::faults::plan::{self, FaultPlan};
 use crate::keys::api_keys;
 use crate::keys::Keys;
+use crate::realtime::hub::{
+    RealtimeLimits, DEFAULT_MAX_CHANNELS as DEFAULT_REALTIME_MAX_CHANNELS,
+    DEFAULT_MAX_CONNECTIONS as DEFAULT_REALTIME_MAX_CONNECTIONS,
+    DEFAULT_TIMEOUT_SECONDS as DEFAULT_REALTIME_TIMEOUT_SECONDS,
+};
 use crate::rest::sign_limit::{
     SignLimits, DEFAULT_MAX_SIGNS_PER_ADDRESS_MINUTE, DEFAULT_MAX_SIGNS_PER_MINUTE,
     DEFAULT_MAX_SIGNS_PER_REQUEST,
@@ -235,6 +240,38 @@ pub struct Config {
     /// for tests of the limit.
     #[arg(long)]
     pub sign_limit_loopback: bool,
+
+    /// Realtime sockets served at once (hosted Free plan: 200); a join on a socket beyond it is
+    /// refused with `ConnectionRateLimitReached: Too many connected users`.
+    #[arg(
+        long,
+        env = "GEOCACHE_EMULATOR_REALTIME_MAX_CONNECTIONS",
+        value_name = "N",
+        default_value_t = DEFAULT_REALTIME_MAX_CONNECTIONS,
+        value_parser = clap::value_parser!(u32).range(1..=65_536).map(|n| n as usize)
+    )]
+    pub realtime_max_connections: usize,
+
+    /// Channels one Realtime socket may join (hosted: 100); more are refused with
+    /// `ChannelRateLimitReached: Too many channels`.
+    #[arg(
+        long,
+        env = "GEOCACHE_EMULATOR_REALTIME_MAX_CHANNELS",
+        value_name = "N",
+        default_value_t = DEFAULT_REALTIME_MAX_CHANNELS,
+        value_parser = clap::value_parser!(u32).range(1..=10_000).map(|n| n as usize)
+    )]
+    pub realtime_max_channels: usize,
+
+    /// Seconds a Realtime socket may stay silent (no heartbeat, no message) before it is closed.
+    #[arg(
+        long,
+        env = "GEOCACHE_EMULATOR_REALTIME_TIMEOUT",
+        value_name = "SECONDS",
+        default_value_t = DEFAULT_REALTIME_TIMEOUT_SECONDS,
+        value_parser = clap::value_parser!(u64).range(1..=3600)
+    )]
+    pub realtime_timeout: u64,
 }
 
 const FAULTS_HELP: &str = "\
@@ -282,6 +319,16 @@ impl Config {
             header_read_timeout: Duration::from_secs(self.header_read_timeout),
             idle_timeout: Duration::from_secs(self.idle_timeout),
             max_connections: self.max_connections,
+        }
+    }
+
+    /// Realtime's caps and its silent-socket timeout.
+    pub fn realtime_limits(&self) -> RealtimeLimits {
+        RealtimeLimits {
+            max_connections: self.realtime_max_connections,
+            max_channels: self.realtime_max_channels,
+            timeout: Duration::from_secs(self.realtime_timeout),
+            ..RealtimeLimits::default()
         }
     }
 

@@ -12,6 +12,9 @@
 //! anon, 403 for authenticated) and accepted from `service_role`. PATCH and DELETE are
 //! `service_role` only.
 //!
+//! Every committed write is published to Realtime ([`crate::realtime`]) before the database lock
+//! is released, so subscribers see changes in commit order.
+//!
 //! An insert carrying an `Idempotency-Key` is stored once however often it is sent
 //! ([`crate::rest::sign_once`]); a resend is answered as a success that stored nothing.
 
@@ -19,6 +22,7 @@ use crate::client_address::ClientAddress;
 use crate::error::ApiError;
 use crate::gateway::ApiKeyRole;
 use crate::keys::Role;
+use crate::realtime::change::{Change, ChangeKind};
 use crate::rest::media::{self, Output};
 use crate::rest::payload::{self, Field, Values};
 use crate::rest::plan::{self, Plan};
@@ -159,6 +163,7 @@ async fn insert(request: TableRequest) -> Result<Response, ApiError> {
         request.role,
         request.client,
     );
+    let realtime = request.state.realtime.clone();
     let inserted = request
         .state
         .db
@@ -166,9 +171,12 @@ async fn insert(request: TableRequest) -> Result<Response, ApiError> {
             let now = clock.now_micros();
             // Counted over the rows the statement stored, before they commit, as the
             // migration's trigger: a refused insert keeps none of them.
-            store::insert(connection, &rows, &key, now, |stored| {
+            let inserted = store::insert(connection, &rows, &key, now, |stored| {
                 limiter.admit(role, &client, stored, now)
-            })
+            })?;
+            // Still under the database lock: Realtime sees changes in commit order.
+            realtime.publish_changes(changes(ChangeKind::Insert, &inserted, now));
+            Ok(inserted)
         })
         .await?;
 
@@ -206,10 +214,15 @@ async fn update(request: TableRequest) -> Result<Response, ApiError> {
         require_filter(&plan, "UPDATE")?;
     }
     let mutation_plan = plan.clone();
+    let (clock, realtime) = (request.state.clock.clone(), request.state.realtime.clone());
     let rows = request
         .state
         .db
-        .call(move |connection| store::update(connection, &mutation_plan, &values))
+        .call(move |connection| {
+            let rows = store::update(connection, &mutation_plan, &values)?;
+            realtime.publish_changes(changes(ChangeKind::Update, &rows, clock.now_micros()));
+            Ok(rows)
+        })
         .await?;
     let range = response::content_range(
         0,
@@ -225,13 +238,29 @@ async fn delete(request: TableRequest) -> Result<Response, ApiError> {
     refuse_unless_service_role(request.role)?;
     require_filter(&plan, "DELETE")?;
     let mutation_plan = plan.clone();
+    let (clock, realtime) = (request.state.clock.clone(), request.state.realtime.clone());
     let rows = request
         .state
         .db
-        .call(move |connection| store::delete(connection, &mutation_plan))
+        .call(move |connection| {
+            let rows = store::delete(connection, &mutation_plan)?;
+            realtime.publish_changes(changes(ChangeKind::Delete, &rows, clock.now_micros()));
+            Ok(rows)
+        })
         .await?;
     let range = response::content_range(1, 0, preferences.wants_count().then(|| count(&rows)));
     mutation_response(&preferences, rows, &plan, output, range)
+}
+
+/// The Realtime changes of rows one statement wrote at `now` (microseconds).
+fn changes(kind: ChangeKind, rows: &[Row], now: i64) -> Vec<Change> {
+    rows.iter()
+        .map(|row| Change {
+            kind,
+            row: row.clone(),
+            committed_at: now,
+        })
+        .collect()
 }
 
 fn no_change() -> Values {

@@ -1,0 +1,387 @@
+//! One Realtime WebSocket: Phoenix's channel protocol over the socket's serializer.
+//!
+//! One task per socket reads the client's frames and the hub's bus in turn, so everything the
+//! socket sends (replies, changes, broadcasts) goes out in the order it happened. A socket that
+//! sends nothing (not even a heartbeat) for the timeout is closed; one that falls too far behind
+//! the bus is closed with 1011 rather than skipping events.
+
+use crate::clock::Clock;
+use crate::keys::{Keys, Role};
+use crate::realtime::access;
+use crate::realtime::binding::{self, Binding};
+use crate::realtime::change::Change;
+use crate::realtime::frame::{self, Broadcast, Message, Outgoing, Payload, Vsn};
+use crate::realtime::hub::{Event, Hub, TopicBroadcast};
+use axum::extract::ws::{CloseFrame, Message as WsMessage, WebSocket};
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::sync::Arc;
+use tokio::sync::broadcast::error::RecvError;
+use tokio::time::{sleep_until, Instant};
+
+/// Topics of Realtime channels start with this; the rest is the channel's name.
+const TOPIC_PREFIX: &str = "realtime:";
+
+/// What the socket was opened with.
+#[derive(Debug, Clone)]
+pub struct Connection {
+    pub vsn: Vsn,
+    pub api_key: String,
+    pub key_role: Role,
+    pub keys: Arc<Keys>,
+    pub clock: Clock,
+}
+
+/// A joined channel.
+#[derive(Debug)]
+struct Channel {
+    join_ref: Option<String>,
+    role: Role,
+    bindings: Vec<Binding>,
+    broadcast_self: bool,
+    broadcast_ack: bool,
+}
+
+/// Why the loop ends.
+enum End {
+    /// The client closed or the connection broke.
+    Gone,
+    /// Close with this code and reason.
+    Close(u16, &'static str),
+}
+
+struct Socket {
+    ws: WebSocket,
+    connection: Connection,
+    hub: Arc<Hub>,
+    id: u64,
+    channels: HashMap<String, Channel>,
+}
+
+pub async fn serve(ws: WebSocket, connection: Connection, hub: Arc<Hub>) {
+    let open = hub.open();
+    let (mut events, mut drops, _count) = (open.events, open.drops, open.count);
+    drops.mark_unchanged();
+    let timeout = hub.limits.timeout;
+    let mut socket = Socket {
+        ws,
+        connection,
+        hub,
+        id: open.id,
+        channels: HashMap::new(),
+    };
+    let mut deadline = Instant::now() + timeout;
+    let end = loop {
+        tokio::select! {
+            frame = socket.ws.recv() => {
+                let Some(Ok(frame)) = frame else { break End::Gone };
+                deadline = Instant::now() + timeout;
+                let step = match frame {
+                    WsMessage::Text(text) => socket.received(frame::decode_text(socket.connection.vsn, text.as_str())).await,
+                    WsMessage::Binary(bytes) => socket.received(frame::decode_binary(&bytes)).await,
+                    WsMessage::Close(_) => Err(End::Gone),
+                    WsMessage::Ping(_) | WsMessage::Pong(_) => Ok(()),
+                };
+                if let Err(end) = step { break end; }
+            }
+            event = events.recv() => {
+                let step = match event {
+                    Ok(Event::Change(change)) => socket.deliver_change(&change).await,
+                    Ok(Event::Broadcast(broadcast)) => socket.deliver_broadcast(&broadcast).await,
+                    Err(RecvError::Lagged(_)) => Err(End::Close(1011, "too slow: events were pending")),
+                    Err(RecvError::Closed) => Err(End::Gone),
+                };
+                if let Err(end) = step { break end; }
+            }
+            _ = drops.changed() => return,
+            () = sleep_until(deadline) => break End::Close(1000, "timeout"),
+        }
+    };
+    if let End::Close(code, reason) = end {
+        let close = CloseFrame {
+            code,
+            reason: reason.into(),
+        };
+        let _ = socket.ws.send(WsMessage::Close(Some(close))).await;
+    }
+}
+
+impl Socket {
+    async fn send(&mut self, outgoing: Outgoing) -> Result<(), End> {
+        let message = match outgoing {
+            Outgoing::Text(text) => WsMessage::Text(text.into()),
+            Outgoing::Binary(bytes) => WsMessage::Binary(bytes.into()),
+        };
+        self.ws.send(message).await.map_err(|_| End::Gone)
+    }
+
+    async fn push(
+        &mut self,
+        join_ref: Option<&str>,
+        reference: Option<&str>,
+        topic: &str,
+        event: &str,
+        payload: &Value,
+    ) -> Result<(), End> {
+        let text = frame::encode(
+            self.connection.vsn,
+            join_ref,
+            reference,
+            topic,
+            event,
+            payload,
+        );
+        self.send(Outgoing::Text(text)).await
+    }
+
+    /// A `phx_reply` to `message`, with its refs.
+    async fn reply(&mut self, message: &Message, status: &str, response: Value) -> Result<(), End> {
+        let payload = json!({"status": status, "response": response});
+        let (join_ref, reference) = (message.join_ref.clone(), message.reference.clone());
+        self.push(
+            join_ref.as_deref(),
+            reference.as_deref(),
+            &message.topic,
+            "phx_reply",
+            &payload,
+        )
+        .await
+    }
+
+    async fn refuse(&mut self, message: &Message, reason: &str) -> Result<(), End> {
+        self.reply(message, "error", json!({"reason": reason}))
+            .await
+    }
+
+    async fn received(&mut self, decoded: Result<Message, frame::FrameError>) -> Result<(), End> {
+        // Nothing to reply to: the frame's refs could not be read.
+        let message = decoded.map_err(|_| End::Close(1007, "malformed message"))?;
+        match (message.topic.as_str(), message.event.as_str()) {
+            ("phoenix", "heartbeat") => self.reply(&message, "ok", json!({})).await,
+            (_, "phx_join") => self.join(&message).await,
+            _ if !self.channels.contains_key(&message.topic) => {
+                self.refuse(&message, "unmatched topic").await
+            }
+            (_, "phx_leave") => self.leave(&message).await,
+            (_, "access_token") => self.access_token(&message).await,
+            (_, "broadcast") => self.broadcast(&message).await,
+            (_, event) => {
+                let reason = format!("unknown event: {event}");
+                self.refuse(&message, &reason).await
+            }
+        }
+    }
+
+    async fn join(&mut self, message: &Message) -> Result<(), End> {
+        let Payload::Json(payload) = &message.payload else {
+            return self.refuse(message, "malformed join").await;
+        };
+        let Some(name) = message.topic.strip_prefix(TOPIC_PREFIX) else {
+            return self.refuse(message, "unmatched topic").await;
+        };
+        let name = name.to_owned();
+        let rejoin = self.channels.contains_key(&message.topic);
+        if !rejoin && self.channels.len() >= self.hub.limits.max_channels {
+            return self
+                .refuse(message, "ChannelRateLimitReached: Too many channels")
+                .await;
+        }
+        if self.hub.open_sockets() > self.hub.limits.max_connections {
+            return self
+                .refuse(
+                    message,
+                    "ConnectionRateLimitReached: Too many connected users",
+                )
+                .await;
+        }
+        let config = payload.get("config").cloned().unwrap_or_else(|| json!({}));
+        if config.get("private").and_then(Value::as_bool) == Some(true) {
+            let reason = format!(
+                "Unauthorized: You do not have permissions to read from this Channel topic: {name}"
+            );
+            return self.refuse(message, &reason).await;
+        }
+        let token = payload.get("access_token").and_then(Value::as_str);
+        let role = match self.channel_role(token) {
+            Ok(role) => role,
+            Err(error) => return self.refuse(message, &error.0).await,
+        };
+        if rejoin {
+            // Phoenix closes a topic's earlier join when the same socket joins it again.
+            self.close_channel(&message.topic).await?;
+        }
+        let requested = binding::requested(&config);
+        let broadcast = config.get("broadcast");
+        let flag = |key: &str| {
+            broadcast
+                .and_then(|settings| settings.get(key))
+                .and_then(Value::as_bool)
+                .unwrap_or(false)
+        };
+        let channel = Channel {
+            join_ref: message.join_ref.clone(),
+            role,
+            bindings: requested
+                .iter()
+                .filter_map(|entry| entry.outcome.clone().ok())
+                .collect(),
+            broadcast_self: flag("self"),
+            broadcast_ack: flag("ack"),
+        };
+        self.channels.insert(message.topic.clone(), channel);
+        let replies: Vec<Value> = requested.iter().map(|entry| entry.reply.clone()).collect();
+        self.reply(message, "ok", json!({"postgres_changes": replies}))
+            .await?;
+        if requested.is_empty() {
+            return Ok(());
+        }
+        for failure in requested
+            .iter()
+            .filter_map(|entry| entry.outcome.as_ref().err())
+        {
+            let status = json!({
+                "extension": "postgres_changes",
+                "status": "error",
+                "message": failure,
+                "channel": name,
+            });
+            self.system(message, &status).await?;
+        }
+        if requested.iter().any(|entry| entry.outcome.is_ok()) {
+            let status = json!({
+                "extension": "postgres_changes",
+                "status": "ok",
+                "message": "Subscribed to PostgreSQL",
+                "channel": name,
+            });
+            self.system(message, &status).await?;
+        }
+        Ok(())
+    }
+
+    async fn system(&mut self, message: &Message, payload: &Value) -> Result<(), End> {
+        let join_ref = message.join_ref.clone();
+        self.push(join_ref.as_deref(), None, &message.topic, "system", payload)
+            .await
+    }
+
+    fn channel_role(&self, token: Option<&str>) -> Result<Role, access::AccessError> {
+        let connection = &self.connection;
+        access::channel_role(
+            &connection.keys,
+            &connection.api_key,
+            connection.key_role,
+            token,
+            connection.clock.now_seconds(),
+        )
+    }
+
+    async fn leave(&mut self, message: &Message) -> Result<(), End> {
+        self.reply(message, "ok", json!({})).await?;
+        self.close_channel(&message.topic).await
+    }
+
+    /// Forgets a channel and tells the client with `phx_close`.
+    async fn close_channel(&mut self, topic: &str) -> Result<(), End> {
+        let Some(channel) = self.channels.remove(topic) else {
+            return Ok(());
+        };
+        let join_ref = channel.join_ref;
+        self.push(
+            join_ref.as_deref(),
+            join_ref.as_deref(),
+            topic,
+            "phx_close",
+            &json!({}),
+        )
+        .await
+    }
+
+    /// A refreshed token: the channel's role follows it; a bad one closes the channel.
+    async fn access_token(&mut self, message: &Message) -> Result<(), End> {
+        let token = match &message.payload {
+            Payload::Json(payload) => payload.get("access_token").and_then(Value::as_str),
+            Payload::BinaryBroadcast { .. } => None,
+        };
+        match self.channel_role(token) {
+            Ok(role) => {
+                if let Some(channel) = self.channels.get_mut(&message.topic) {
+                    channel.role = role;
+                }
+                self.reply(message, "ok", json!({})).await
+            }
+            Err(error) => {
+                self.refuse(message, &error.0).await?;
+                self.close_channel(&message.topic).await
+            }
+        }
+    }
+
+    async fn broadcast(&mut self, message: &Message) -> Result<(), End> {
+        let Some(broadcast) = Broadcast::from_push(&message.payload) else {
+            return self
+                .refuse(message, "a broadcast needs {type, event, payload}")
+                .await;
+        };
+        self.hub.publish_broadcast(TopicBroadcast {
+            topic: message.topic.clone(),
+            from: Some(self.id),
+            broadcast,
+        });
+        let ack = self
+            .channels
+            .get(&message.topic)
+            .is_some_and(|channel| channel.broadcast_ack);
+        if ack {
+            self.reply(message, "ok", json!({})).await?;
+        }
+        Ok(())
+    }
+
+    async fn deliver_change(&mut self, change: &Change) -> Result<(), End> {
+        let mut messages = Vec::new();
+        for (topic, channel) in &self.channels {
+            if !change.visible_to(channel.role) {
+                continue;
+            }
+            let ids: Vec<u32> = channel
+                .bindings
+                .iter()
+                .filter(|binding| binding.matches(change))
+                .map(|binding| binding.id)
+                .collect();
+            if !ids.is_empty() {
+                messages.push((topic.clone(), channel.join_ref.clone(), ids));
+            }
+        }
+        if messages.is_empty() {
+            return Ok(());
+        }
+        let data = change.data();
+        for (topic, join_ref, ids) in messages {
+            let payload = json!({"ids": ids, "data": data});
+            self.push(
+                join_ref.as_deref(),
+                None,
+                &topic,
+                "postgres_changes",
+                &payload,
+            )
+            .await?;
+        }
+        Ok(())
+    }
+
+    async fn deliver_broadcast(&mut self, broadcast: &TopicBroadcast) -> Result<(), End> {
+        let Some(channel) = self.channels.get(&broadcast.topic) else {
+            return Ok(());
+        };
+        if broadcast.from == Some(self.id) && !channel.broadcast_self {
+            return Ok(());
+        }
+        match frame::encode_broadcast(self.connection.vsn, &broadcast.topic, &broadcast.broadcast) {
+            Some(outgoing) => self.send(outgoing).await,
+            None => Ok(()),
+        }
+    }
+}
