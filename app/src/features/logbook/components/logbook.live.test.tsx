@@ -1,12 +1,15 @@
+import 'fake-indexeddb/auto';
+import { IDBFactory } from 'fake-indexeddb';
 import { StrictMode } from 'react';
 import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { expectConsoleErrors } from '@/testing/console';
 import { fakeEntryList } from '@/testing/fake-entry-list';
 import { getClient } from '../api/client';
 import type { EntryList, ListOptions, LogEntry } from '../api/entry-types';
 import type { NewEntry } from '../api/sign-logbook';
+import { openDeviceCopy } from '../device-copy/copy-store';
 import type { LiveStatus } from '../live/live-entries';
 import { Logbook } from './logbook';
 
@@ -39,6 +42,8 @@ const channel = vi.fn((_name: string, _options: unknown) => {
 });
 
 beforeEach(() => {
+  // A device that keeps a copy, empty at first: the first read is whole.
+  vi.stubGlobal('indexedDB', new IDBFactory());
   channels = [];
   listEntries.mockReset();
   signLogbook.mockReset();
@@ -157,9 +162,10 @@ describe('the live logbook', () => {
     render(<Logbook />);
     // Subscribed before the first read arrived: no catch-up yet (it would race the read).
     act(() => live().status?.('SUBSCRIBED'));
-    await act(() => Promise.resolve());
+    await waitFor(() => expect(listEntries).toHaveBeenCalledTimes(1));
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
     expect(listEntries).toHaveBeenCalledTimes(1);
-    await act(async () => answer(fakeEntryList([ann])));
+    act(() => answer(fakeEntryList([ann])));
     await waitFor(() => expect(shownNames()).toEqual(['Bo', 'Ann']));
     expect(listEntries).toHaveBeenCalledTimes(2);
     expect(listEntries.mock.calls[1]?.[0]?.since).toBe('2024-05-01T09:59:00.000Z');
@@ -195,5 +201,21 @@ describe('the live logbook', () => {
     view.unmount();
     expect(removeChannel).toHaveBeenCalledTimes(opened);
     expect(removeChannel).toHaveBeenLastCalledWith(live());
+  });
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('the live logbook on a device that keeps a copy', () => {
+  it('adds the entries that arrive to the device copy, so the next visit shows them at once', async () => {
+    await renderSubscribed([bo, ann]);
+    const copy = await openDeviceCopy();
+    // The first read is kept whole, then the arrival is added to it.
+    await waitFor(async () => expect((await copy?.read())?.entries.map((entry) => entry.id)).toEqual([2, 1]));
+    insert(cy);
+    await waitFor(async () => expect((await copy?.read())?.entries.map((entry) => entry.id)).toEqual([3, 2, 1]), {
+      timeout: 5_000,
+    });
   });
 });
