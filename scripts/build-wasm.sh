@@ -2,8 +2,9 @@
 # Builds the wasm package geocache-client:
 #   bash scripts/build-wasm.sh        wasm/pkg, the npm package (default features: the logbook and the auth client;
 #                                     its package.json finished by scripts/lib/npm-package.mjs), and wasm/pkg-logbook,
-#                                     the logbook page's build without the auth client (--no-default-features; see
-#                                     wasm/Cargo.toml), which the app imports as "geocache-client".
+#                                     the logbook page's build: realtime without the auth client (--no-default-features
+#                                     --features realtime; see wasm/Cargo.toml), which the app imports as
+#                                     "geocache-client".
 #   bash scripts/build-wasm.sh bench  wasm/pkg-bench: the npm package plus `parseEntriesForBenchmark` (--features
 #                                     bench), for `npm run bench` only.
 # Any further arguments go to wasm-pack.
@@ -25,4 +26,4 @@ if [[ "${1:-}" == bench ]]; then
 fi
 "${build[@]}" "$@"
 node scripts/lib/npm-package.mjs wasm/pkg
-exec "${build[@]}" --out-dir pkg-logbook --no-default-features "$@"
+exec "${build[@]}" --out-dir pkg-logbook --no-default-features --features realtime "$@"

@@ -48,8 +48,8 @@ for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])) {
 async function clippyWasm() {
   const env = wasmToolchainEnv();
   await run('cargo', ['clippy', '-p', 'geocache-client', '--target', WASM_TARGET, '--all-targets', '--', '-D', 'warnings'], { env });
-  // The page's build (scripts/build-wasm.sh: wasm/pkg-logbook) leaves out the auth client.
-  await run('cargo', ['clippy', '-p', 'geocache-client', '--target', WASM_TARGET, '--no-default-features', '--all-targets', '--', '-D', 'warnings'], { env });
+  // The page's build (scripts/build-wasm.sh: wasm/pkg-logbook) leaves out the auth client but keeps realtime.
+  await run('cargo', ['clippy', '-p', 'geocache-client', '--target', WASM_TARGET, '--no-default-features', '--features', 'realtime', '--all-targets', '--', '-D', 'warnings'], { env });
 }
 
 // One emulator for the wasm-bindgen browser tests, stopped even when the tests fail; its output is shown then.
@@ -86,8 +86,8 @@ async function wasmBrowserTests() {
     try {
       // The npm package's features, and `bench`, whose export has browser tests of its own.
       await run('wasm-pack', ['test', '--headless', '--chrome', 'wasm', '--features', 'bench'], { env });
-      // The page's own build (wasm/pkg-logbook): no auth client, so only the logbook tests compile in.
-      await run('wasm-pack', ['test', '--headless', '--chrome', 'wasm', '--no-default-features'], { env });
+      // The page's own build (wasm/pkg-logbook): realtime without the auth client, so the auth tests do not compile in.
+      await run('wasm-pack', ['test', '--headless', '--chrome', 'wasm', '--no-default-features', '--features', 'realtime'], { env });
     } catch (error) {
       console.error(`Emulator output:\n${output.join('\n')}`);
       throw error;

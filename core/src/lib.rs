@@ -4,9 +4,9 @@
 //! derives it, a [`RequestTimeout`], [`HttpRequest`]s built by the PostgREST builder in [`rest`],
 //! typed outcomes ([`LogbookError`], a validated [`EntryList`]) classified from a status and a
 //! body text, when a read is retried and whether an ambiguous insert landed (decisions over
-//! explicit outcomes), and the auth client's requests, sessions, errors and refresh timing in
-//! [`auth`]. The wasm crate performs the I/O and owns the timers; nothing in this crate touches
-//! the web.
+//! explicit outcomes), the auth client's requests, sessions, errors and refresh timing in
+//! [`auth`], and the Realtime protocol with its timing in [`realtime`]. The wasm crate performs
+//! the I/O and owns the timers; nothing in this crate touches the web.
 //!
 //! A list request, built from a project URL and key:
 //!
@@ -67,6 +67,7 @@ pub mod json_shape;
 pub mod ordering;
 pub mod outcome;
 pub mod project_url;
+pub mod realtime;
 pub mod request_timeout;
 pub mod rest;
 pub mod schema;

@@ -18,6 +18,8 @@ use crate::auth::{Auth, AuthClient};
 use crate::entry_list::{new_entry, EntryList};
 use crate::error::ClientError;
 use crate::options::Options;
+#[cfg(feature = "realtime")]
+use crate::realtime::Realtime;
 use crate::sign_options::sign_key;
 use crate::timer::sleep;
 use crate::transport::Transport;
@@ -56,12 +58,18 @@ pub fn create_client(
         auth.initialize();
         auth
     };
+    #[cfg(all(feature = "realtime", feature = "auth"))]
+    let realtime = Realtime::new(&config, &auth);
+    #[cfg(all(feature = "realtime", not(feature = "auth")))]
+    let realtime = Realtime::new(&config);
     Ok(Client {
         state: Rc::new(ClientState {
             config,
             transport,
             #[cfg(feature = "auth")]
             auth,
+            #[cfg(feature = "realtime")]
+            realtime,
         }),
     })
 }
@@ -153,6 +161,8 @@ struct ClientState {
     transport: Transport,
     #[cfg(feature = "auth")]
     auth: Rc<AuthClient>,
+    #[cfg(feature = "realtime")]
+    realtime: Realtime,
 }
 
 impl ClientState {
@@ -275,10 +285,14 @@ impl Client {
     }
 
     /// Removes the auth client's visibility listener and refresh timers and forgets its
-    /// subscribers (also done when the client is garbage-collected). Safe to call more than once.
-    #[cfg(feature = "auth")]
+    /// subscribers, and closes the realtime socket, clears its timer and forgets its channels
+    /// (also done when the client is garbage-collected). Safe to call more than once.
+    #[cfg(any(feature = "auth", feature = "realtime"))]
     pub fn dispose(&self) {
+        #[cfg(feature = "auth")]
         self.state.auth.dispose();
+        #[cfg(feature = "realtime")]
+        self.state.realtime.dispose();
     }
 }
 
@@ -320,6 +334,12 @@ impl Client {
         }
         let len = store.borrow().len();
         Ok(EntryList::prefix(store, len))
+    }
+
+    /// The realtime part (`channel`, `getChannels`, ...; see the realtime module).
+    #[cfg(feature = "realtime")]
+    pub fn realtime(&self) -> &Realtime {
+        &self.state.realtime
     }
 
     /// The validated configuration (URLs, storage key, client info).

@@ -6,6 +6,8 @@
 
 #[cfg(feature = "auth")]
 use geocache_core::auth::AuthError;
+#[cfg(feature = "realtime")]
+use geocache_core::realtime::RealtimeError;
 use geocache_core::rest::pager::PageError;
 use geocache_core::rest::signing::SignError;
 use geocache_core::{ConfigError, LogbookError, RequestTimeoutError};
@@ -29,6 +31,10 @@ pub enum ClientError {
     #[cfg(feature = "auth")]
     #[error(transparent)]
     Auth(#[from] AuthError),
+    /// A realtime call refused, or the reason of a CHANNEL_ERROR status.
+    #[cfg(feature = "realtime")]
+    #[error(transparent)]
+    Realtime(#[from] RealtimeError),
     /// An argument of the wrong shape, e.g. `signLogbook({name: 1})`.
     #[error("invalid {name}: {reason}")]
     Argument { name: &'static str, reason: String },
@@ -95,6 +101,11 @@ impl From<ClientError> for JsValue {
             }
             #[cfg(feature = "auth")]
             ClientError::Auth(auth) => auth_properties(auth),
+            #[cfg(feature = "realtime")]
+            ClientError::Realtime(realtime) => vec![
+                ("name", "RealtimeError".into()),
+                ("code", realtime.code().into()),
+            ],
             ClientError::Argument { .. } => vec![("code", "invalid_argument".into())],
             ClientError::Internal(_) => vec![
                 ("name", "InternalError".into()),

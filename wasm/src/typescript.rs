@@ -286,3 +286,87 @@ export type AuthMFAGetAuthenticatorAssuranceLevelResponse = AuthResult<{
   currentAuthenticationMethods: AMREntry[];
 }>;
 "#;
+
+#[cfg(feature = "realtime")]
+#[wasm_bindgen(typescript_custom_section)]
+const REALTIME_TYPES: &'static str = r#"
+/** The second argument of `client.channel(name, options)`. */
+export interface RealtimeChannelOptions {
+  config?: {
+    /** `self`: receive one's own broadcasts; `ack`: `send` waits for the server's acknowledgement. */
+    broadcast?: { self?: boolean; ack?: boolean };
+    presence?: { key?: string };
+  };
+}
+
+export type RealtimeListenType = "postgres_changes" | "broadcast" | "system";
+
+/** `on('postgres_changes', filter, …)`: `filter` as Realtime parses it, e.g. `id=eq.3`. */
+export interface RealtimePostgresChangesFilter {
+  event: "*" | "INSERT" | "UPDATE" | "DELETE";
+  schema: string;
+  table?: string;
+  filter?: string;
+}
+
+/** `on('broadcast', { event }, …)`: one event name, or `*` for all. */
+export interface RealtimeBroadcastFilter { event: string }
+
+export type RealtimeFilter = RealtimePostgresChangesFilter | RealtimeBroadcastFilter | Record<string, never>;
+
+/** What a postgres_changes listener receives; values typed by column (bool, numbers, json). */
+export interface RealtimePostgresChangesPayload<T extends Record<string, unknown> = Record<string, unknown>> {
+  schema: string;
+  table: string;
+  commit_timestamp: string;
+  eventType: "INSERT" | "UPDATE" | "DELETE";
+  /** The row (INSERT, UPDATE); `{}` for DELETE. */
+  new: Partial<T>;
+  /** The old row (UPDATE, DELETE: only the primary key unless the table's replica identity is full); `{}` for INSERT. */
+  old: Partial<T>;
+  errors: string[] | null;
+}
+
+/** What a broadcast listener receives. */
+export interface RealtimeBroadcastPayload<P = any> {
+  type: "broadcast";
+  event: string;
+  payload: P;
+  meta?: unknown;
+}
+
+/** `channel.send`'s argument. */
+export interface RealtimeBroadcastMessage { type: "broadcast"; event: string; payload?: unknown }
+
+export type RealtimeSubscribeStatus = "SUBSCRIBED" | "TIMED_OUT" | "CLOSED" | "CHANNEL_ERROR";
+
+/** `err` is set for CHANNEL_ERROR when the server refused the join or its postgres_changes did not match. */
+export type RealtimeSubscribeCallback = (status: RealtimeSubscribeStatus, err?: RealtimeError) => void;
+
+export type RealtimeSendResult = "ok" | "timed out" | "error";
+
+/** A refused realtime call, or the reason of a CHANNEL_ERROR. */
+export interface RealtimeError extends Error {
+  name: "RealtimeError";
+  code: "channel_error" | "already_subscribed" | "unknown_channel" | "field_too_long" | (string & {});
+}
+
+/** Typed listeners, as supabase-js's overloads. */
+export interface RealtimeChannel {
+  on<T extends Record<string, unknown> = Record<string, unknown>>(
+    type: "postgres_changes",
+    filter: RealtimePostgresChangesFilter,
+    callback: (payload: RealtimePostgresChangesPayload<T>) => void,
+  ): RealtimeChannel;
+  on<P = any>(
+    type: "broadcast",
+    filter: RealtimeBroadcastFilter,
+    callback: (payload: RealtimeBroadcastPayload<P>) => void,
+  ): RealtimeChannel;
+  on(
+    type: "system",
+    filter: Record<string, never>,
+    callback: (payload: { extension?: string; status?: string; message?: string; channel?: string; [key: string]: unknown }) => void,
+  ): RealtimeChannel;
+}
+"#;

@@ -1,0 +1,48 @@
+//! Supabase Realtime as realtime-js speaks it: Phoenix channels over
+//! `/realtime/v1/websocket`, as pure functions and one state machine over an explicit `now`.
+//!
+//! [`Vsn`] encodes and decodes frames for both serializers, [`join_payload`] and [`join_reply`]
+//! make and read a channel's join, [`deliver`] and [`change_payload`] turn server messages into
+//! what listeners receive, and [`Realtime`] decides everything timed: heartbeats, the join
+//! timeout, rejoin and reconnect back-off, leaving, the token pushed on change. The bindings own
+//! the WebSocket and the one timer it asks for.
+//!
+//! ```
+//! use geocache_core::realtime::{Action, ChannelOptions, Realtime, Vsn};
+//! use geocache_core::{ClientConfig, UnixTime};
+//!
+//! let config = ClientConfig::new("http://127.0.0.1:54321", "sb_publishable_k")?;
+//! let mut realtime = Realtime::new(&config, Vsn::V2);
+//! let room = realtime.channel("room", ChannelOptions::default());
+//! let actions = realtime.subscribe(room, UnixTime::from_millis(0.0)).expect("a new channel");
+//! assert_eq!(actions, [Action::Connect(
+//!     "ws://127.0.0.1:54321/realtime/v1/websocket?apikey=sb_publishable_k&vsn=2.0.0".into()
+//! )]);
+//! # Ok::<(), geocache_core::ConfigError>(())
+//! ```
+
+mod action;
+mod channel;
+mod columns;
+mod dispatch;
+mod error;
+mod join;
+mod machine;
+mod message;
+mod serializer;
+mod socket_url;
+pub mod timing;
+
+pub use action::{Action, ChannelId, PushId, PushOutcome, Status};
+pub use channel::ChannelState;
+pub use columns::convert_cell;
+pub use dispatch::{change_payload, deliver, Delivery};
+pub use error::RealtimeError;
+pub use join::{
+    change_filters, join_payload, join_reply, ChangeFilter, ChannelOptions, JoinReply, Listener,
+    MISMATCH_MESSAGE,
+};
+pub use machine::Realtime;
+pub use message::{Frame, Message};
+pub use serializer::Vsn;
+pub use socket_url::socket_url;

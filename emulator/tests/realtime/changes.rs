@@ -1,0 +1,279 @@
+//! postgres_changes: what each REST write sends, to whom, and in which order.
+
+use crate::support::{Received, Server, TOPIC};
+use geocache_emulator::realtime::RealtimeLimits;
+use serde_json::{json, Value};
+use std::collections::HashSet;
+
+fn table_entry(event: &str, filter: Option<&str>) -> Value {
+    let mut entry = json!({"event": event, "schema": "public", "table": "geocache_logs"});
+    if let Some(filter) = filter {
+        entry["filter"] = filter.into();
+    }
+    entry
+}
+
+fn entry(name: &str) -> Value {
+    json!({"name": name, "message": format!("{name} was here")})
+}
+
+#[tokio::test]
+async fn an_insert_arrives_once_with_the_row_and_the_matching_ids() {
+    let server = Server::start().await;
+    let mut client = server.connect("2.0.0").await;
+    let (join_ref, ids) = client
+        .subscribe(
+            TOPIC,
+            json!([
+                table_entry("INSERT", None),
+                table_entry("UPDATE", None),
+                table_entry("*", None)
+            ]),
+            None,
+        )
+        .await;
+    let row = server.insert(entry("ann")).await.remove(0);
+    let frame = client.frame_next().await;
+    assert_eq!(frame.event, "postgres_changes");
+    assert_eq!(frame.topic, TOPIC);
+    assert_eq!(frame.join_ref, Value::from(join_ref.as_str()));
+    let payload = frame.payload;
+    // INSERT and `*`, not UPDATE; the ids as the join reply typed them.
+    assert_eq!(payload["ids"], json!([ids[0], ids[2]]));
+    let data = &payload["data"];
+    assert_eq!(data["type"], "INSERT");
+    assert_eq!(data["schema"], "public");
+    assert_eq!(data["table"], "geocache_logs");
+    assert_eq!(data["record"], row);
+    assert_eq!(data.get("old_record"), None);
+    assert_eq!(data["errors"], Value::Null);
+    assert_eq!(data["columns"][0], json!({"name": "id", "type": "int8"}));
+    assert!(data["commit_timestamp"].as_str().unwrap().ends_with('Z'));
+    client.quiet().await;
+}
+
+#[tokio::test]
+async fn filters_select_rows_as_realtime_reads_them() {
+    let server = Server::start().await;
+    let mut client = server.connect("2.0.0").await;
+    let filters = ["id=gt.2", "name=in.(bea,cy)", "id=lte.1", "name=neq.ann"];
+    let entries: Vec<Value> = filters
+        .iter()
+        .map(|filter| table_entry("INSERT", Some(filter)))
+        .collect();
+    let (_, ids) = client.subscribe(TOPIC, Value::Array(entries), None).await;
+    for name in ["ann", "bea", "cy", "dee"] {
+        server.insert(entry(name)).await;
+    }
+    // ann (id 1): lte.1. bea (2): in, neq. cy (3): gt.2, in, neq. dee (4): gt.2, neq.
+    let expected = [
+        vec![&ids[2]],
+        vec![&ids[1], &ids[3]],
+        vec![&ids[0], &ids[1], &ids[3]],
+        vec![&ids[0], &ids[3]],
+    ];
+    for (id, matching) in expected.iter().enumerate() {
+        let payload = client.change().await;
+        assert_eq!(payload["data"]["record"]["id"], id + 1);
+        assert_eq!(payload["ids"], json!(matching), "row {}", id + 1);
+    }
+    client.quiet().await;
+}
+
+#[tokio::test]
+async fn updates_carry_the_old_key_and_deletes_reach_every_delete_entry_with_only_the_key() {
+    let server = Server::start().await;
+    let rows = server.insert(json!([entry("ann"), entry("bea")])).await;
+    let mut anon = server.connect("2.0.0").await;
+    let (_, ids) = anon
+        .subscribe(
+            TOPIC,
+            json!([
+                table_entry("UPDATE", Some("name=eq.bea")),
+                table_entry("DELETE", Some("name=eq.nobody"))
+            ]),
+            None,
+        )
+        .await;
+    server
+        .rest("PATCH", "id=eq.1", json!({"message": "edited"}))
+        .await;
+    server
+        .rest("PATCH", "id=eq.2", json!({"message": "edited"}))
+        .await;
+    server.rest("DELETE", "id=eq.1", json!({})).await;
+
+    let update = anon.change().await;
+    assert_eq!(update["ids"], json!([ids[0]]));
+    assert_eq!(update["data"]["type"], "UPDATE");
+    assert_eq!(update["data"]["record"]["id"], rows[1]["id"]);
+    assert_eq!(update["data"]["record"]["message"], "edited");
+    assert_eq!(update["data"]["old_record"], json!({"id": 2}));
+    // A DELETE carries only the key, so a filter on another column cannot hold it back.
+    let delete = anon.change().await;
+    assert_eq!(delete["ids"], json!([ids[1]]));
+    assert_eq!(delete["data"]["type"], "DELETE");
+    assert_eq!(delete["data"]["old_record"], json!({"id": 1}));
+    assert_eq!(delete["data"].get("record"), None);
+    anon.quiet().await;
+}
+
+#[tokio::test]
+async fn every_role_that_may_read_the_table_gets_inserts() {
+    let server = Server::start().await;
+    let keys = &server.state.keys;
+    let now = server.state.clock.now_seconds();
+    let user = keys.sign(&json!({"role": "authenticated", "sub": "u1", "exp": now + 600}));
+    let mut subscribers = Vec::new();
+    // publishable (anon), a signed-in user, the secret key (service_role), the legacy anon key.
+    for (key, token) in [
+        (keys.publishable_key().to_owned(), None),
+        (keys.publishable_key().to_owned(), Some(user.clone())),
+        (keys.secret_key().to_owned(), None),
+        (keys.anon_key().to_owned(), Some(keys.anon_key().to_owned())),
+        (
+            keys.publishable_key().to_owned(),
+            Some(keys.publishable_key().to_owned()),
+        ),
+    ] {
+        let mut client = server.connect_with(&key, "1.0.0").await;
+        client
+            .subscribe(
+                TOPIC,
+                json!([table_entry("INSERT", None)]),
+                token.as_deref(),
+            )
+            .await;
+        subscribers.push(client);
+    }
+    let row = server.insert(entry("ann")).await.remove(0);
+    for client in &mut subscribers {
+        assert_eq!(client.change().await["data"]["record"], row);
+    }
+}
+
+#[tokio::test]
+async fn bad_access_tokens_are_refused_on_join_and_close_a_joined_channel() {
+    let server = Server::start().await;
+    let keys = &server.state.keys;
+    let now = server.state.clock.now_seconds();
+    let mut client = server.connect("2.0.0").await;
+    let expired = keys.sign(&json!({"role": "authenticated", "exp": now - 3600}));
+    let (_, reply) = client
+        .join(
+            TOPIC,
+            json!({"postgres_changes": [table_entry("*", None)]}),
+            Some(&expired),
+        )
+        .await;
+    assert_eq!(
+        reply.payload,
+        json!({"status": "error", "response": {"reason": "InvalidJWTToken: Token has expired"}})
+    );
+    let forged = "eyJhbGciOiJIUzI1NiJ9.eyJyb2xlIjoic2VydmljZV9yb2xlIiwiZXhwIjo5OTk5OTk5OTk5fQ.AAAA";
+    let (_, reply) = client.join(TOPIC, json!({}), Some(forged)).await;
+    assert_eq!(reply.payload["status"], "error");
+
+    // A refreshed token is accepted; a bad one closes the channel.
+    let user = keys.sign(&json!({"role": "authenticated", "exp": now + 600}));
+    let (join_ref, _) = client
+        .subscribe(TOPIC, json!([table_entry("INSERT", None)]), Some(&user))
+        .await;
+    let fresh = keys.sign(&json!({"role": "authenticated", "exp": now + 1200}));
+    let reference = client
+        .push(
+            Some(&join_ref),
+            TOPIC,
+            "access_token",
+            json!({"access_token": fresh}),
+        )
+        .await;
+    let reply = client.frame_next().await;
+    assert_eq!(
+        (reply.reference, reply.payload["status"].clone()),
+        (Value::from(reference), json!("ok"))
+    );
+    client
+        .push(
+            Some(&join_ref),
+            TOPIC,
+            "access_token",
+            json!({"access_token": expired}),
+        )
+        .await;
+    assert_eq!(client.frame_next().await.payload["status"], "error");
+    assert_eq!(client.frame_next().await.event, "phx_close");
+    server.insert(entry("ann")).await;
+    client.quiet().await;
+}
+
+#[tokio::test]
+async fn concurrent_inserts_arrive_in_commit_order_without_loss_or_duplicates() {
+    let server = Server::start().await;
+    let mut client = server.connect("2.0.0").await;
+    client
+        .subscribe(TOPIC, json!([table_entry("INSERT", None)]), None)
+        .await;
+    let writers: Vec<_> = (0..8)
+        .map(|writer| {
+            let state = server.state.clone();
+            tokio::spawn(async move {
+                let server = crate::support::Server::over(state);
+                for index in 0..25 {
+                    server.insert(entry(&format!("w{writer}-{index}"))).await;
+                }
+            })
+        })
+        .collect();
+    for writer in writers {
+        writer.await.unwrap();
+    }
+    let mut seen = HashSet::new();
+    let mut last = 0;
+    for _ in 0..200 {
+        let id = client.change().await["data"]["record"]["id"]
+            .as_i64()
+            .unwrap();
+        // Ids are assigned under the same lock the change is published under: commit order.
+        assert!(id > last, "{id} after {last}");
+        assert!(seen.insert(id));
+        last = id;
+    }
+    assert_eq!(last, 200);
+    client.quiet().await;
+}
+
+#[tokio::test]
+async fn a_subscriber_too_slow_for_its_queue_is_disconnected_not_skipped() {
+    let server = Server::with_limits(RealtimeLimits {
+        queue: 8,
+        ..RealtimeLimits::default()
+    })
+    .await;
+    let mut client = server.connect("2.0.0").await;
+    client
+        .subscribe(TOPIC, json!([table_entry("INSERT", None)]), None)
+        .await;
+    // One statement, thousands of rows: published in a burst far faster than a socket drains.
+    let rows: Vec<Value> = (0..3000).map(|index| entry(&format!("v{index}"))).collect();
+    server.insert(Value::Array(rows)).await;
+    let mut expected = 1;
+    loop {
+        match client.next().await {
+            Received::Text(frame) => {
+                // Whatever arrived before the cut has no gap.
+                assert_eq!(frame.payload["data"]["record"]["id"], expected);
+                expected += 1;
+            }
+            Received::Closed(code) => {
+                assert_eq!(code, Some(1011));
+                break;
+            }
+            Received::Binary(_) => panic!("no broadcast was sent"),
+        }
+    }
+    assert!(
+        expected <= 3000,
+        "every event arrived: the queue never overflowed"
+    );
+}

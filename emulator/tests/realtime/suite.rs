@@ -1,0 +1,5 @@
+//! The Realtime suites: the socket protocol, postgres_changes and broadcast.
+
+mod broadcast;
+mod changes;
+mod protocol;

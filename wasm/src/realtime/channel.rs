@@ -1,0 +1,183 @@
+//! The exported `RealtimeChannel`: a handle (the shared realtime state and a channel id) with
+//! supabase-js's `on`, `subscribe`, `send` and `unsubscribe`.
+
+use std::rc::Rc;
+
+use geocache_core::realtime::{ChannelId, RealtimeError};
+use js_sys::{Function, Promise};
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::spawn_local;
+
+use super::client::RealtimeClient;
+use super::options::listener;
+use super::token::TokenSource;
+use crate::error::ClientError;
+
+#[wasm_bindgen]
+pub struct RealtimeChannel {
+    client: Rc<RealtimeClient>,
+    tokens: TokenSource,
+    id: ChannelId,
+}
+
+impl RealtimeChannel {
+    pub(crate) fn new(client: Rc<RealtimeClient>, tokens: TokenSource, id: ChannelId) -> Self {
+        RealtimeChannel { client, tokens, id }
+    }
+
+    pub fn id(&self) -> ChannelId {
+        self.id
+    }
+
+    fn handle(&self) -> RealtimeChannel {
+        RealtimeChannel::new(Rc::clone(&self.client), self.tokens.clone(), self.id)
+    }
+
+    /// `unsubscribe()`'s promise, for `removeChannel` too.
+    pub(crate) fn leave(client: &Rc<RealtimeClient>, id: ChannelId) -> Promise {
+        Promise::new(&mut |resolve, _reject| {
+            // Leaving cannot fail: an unknown channel settles `ok` at once.
+            let _ = client.push(resolve, |machine, now| Ok(machine.unsubscribe(id, now)));
+        })
+    }
+}
+
+fn function(value: JsValue, name: &'static str) -> Result<Function, ClientError> {
+    value.dyn_into().map_err(|_| ClientError::Argument {
+        name,
+        reason: "expected a function".into(),
+    })
+}
+
+#[wasm_bindgen]
+impl RealtimeChannel {
+    /// `realtime:<name>`.
+    #[wasm_bindgen(getter)]
+    pub fn topic(&self) -> String {
+        self.client
+            .read(|machine| machine.topic(self.id).map(str::to_owned))
+            .unwrap_or_default()
+    }
+
+    /// Listens for `postgres_changes` (`{ event, schema, table?, filter? }`), `broadcast`
+    /// (`{ event }`, `*` for all) or `system` messages. Chainable, as supabase-js's. A wrong
+    /// type or filter is a TypeError (`invalid_argument`); a removed channel a RealtimeError
+    /// (`unknown_channel`).
+    #[wasm_bindgen(unchecked_return_type = "RealtimeChannel")]
+    pub fn on(
+        &self,
+        #[wasm_bindgen(js_name = type, unchecked_param_type = "RealtimeListenType")] kind: String,
+        #[wasm_bindgen(unchecked_param_type = "RealtimeFilter")] filter: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "(payload: any) => void")] callback: JsValue,
+    ) -> Result<RealtimeChannel, ClientError> {
+        let listener = listener(&kind, &filter)?;
+        let callback = function(callback, "callback")?;
+        self.client
+            .run(|machine, _| (machine.listen(self.id, listener), Vec::new()))?;
+        self.client.add_listener(self.id, callback);
+        Ok(self.handle())
+    }
+
+    /// Joins the channel (connecting first if need be); `callback(status, err)` hears
+    /// SUBSCRIBED, TIMED_OUT, CLOSED and CHANNEL_ERROR (`err`: a RealtimeError when the server
+    /// gave a reason). The join carries the signed-in user's access token, else the key.
+    /// Subscribing twice is a RealtimeError (`already_subscribed`).
+    #[wasm_bindgen(unchecked_return_type = "RealtimeChannel")]
+    pub fn subscribe(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "RealtimeSubscribeCallback")]
+        callback: JsValue,
+    ) -> Result<RealtimeChannel, ClientError> {
+        let callback = if callback.is_undefined() || callback.is_null() {
+            None
+        } else {
+            Some(function(callback, "callback")?)
+        };
+        if self.client.read(|machine| machine.topic(self.id).is_none()) {
+            return Err(RealtimeError::UnknownChannel.into());
+        }
+        if self.client.read(|machine| machine.is_subscribed(self.id)) {
+            return Err(RealtimeError::AlreadySubscribed.into());
+        }
+        self.client.set_status_callback(self.id, callback);
+        let (client, tokens, id) = (Rc::clone(&self.client), self.tokens.clone(), self.id);
+        spawn_local(async move {
+            let token = tokens.current().await;
+            let subscribed = client.run(|machine, now| {
+                let mut actions = machine.set_access_token(token, now);
+                match machine.subscribe(id, now) {
+                    Ok(more) => {
+                        actions.extend(more);
+                        (Ok(()), actions)
+                    }
+                    Err(error) => (Err(error), actions),
+                }
+            });
+            if let Err(error) = subscribed {
+                web_sys::console::error_1(&ClientError::from(error).into());
+            }
+        });
+        Ok(self.handle())
+    }
+
+    /// `send({ type: 'broadcast', event, payload })`: resolves 'ok' once sent (with
+    /// `broadcast.ack`, once the server acknowledged it), 'timed out' after 10 s without, or
+    /// 'error' when the channel is not joined. Another type, or no string event, is a TypeError.
+    #[wasm_bindgen(unchecked_return_type = "Promise<RealtimeSendResult>")]
+    pub fn send(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "RealtimeBroadcastMessage")] message: JsValue,
+    ) -> Result<Promise, ClientError> {
+        let invalid = |reason: &str| ClientError::Argument {
+            name: "message",
+            reason: reason.to_owned(),
+        };
+        let field =
+            |key: &str| js_sys::Reflect::get(&message, &key.into()).unwrap_or(JsValue::UNDEFINED);
+        if !message.is_object() || field("type").as_string().as_deref() != Some("broadcast") {
+            return Err(invalid("type must be 'broadcast'"));
+        }
+        let event = field("event")
+            .as_string()
+            .ok_or_else(|| invalid("event is not a string"))?;
+        let payload = payload_value(&field("payload"))?;
+        let mut failure = None;
+        let promise = Promise::new(&mut |resolve, _reject| {
+            let id = self.id;
+            let sent = self.client.push(resolve, |machine, now| {
+                machine.broadcast(id, &event, payload.clone(), now)
+            });
+            failure = sent.err();
+        });
+        match failure {
+            Some(error) => Err(error.into()),
+            None => Ok(promise),
+        }
+    }
+
+    /// Leaves the channel: resolves 'ok' on the server's reply (at once when not joined) or
+    /// 'timed out' after 10 s; the channel is then CLOSED and removed.
+    #[wasm_bindgen(unchecked_return_type = "Promise<RealtimeSendResult>")]
+    pub fn unsubscribe(&self) -> Promise {
+        RealtimeChannel::leave(&self.client, self.id)
+    }
+}
+
+/// A broadcast's payload as JSON (`JSON.stringify`); `undefined` is `null`. A value JSON
+/// cannot hold (a BigInt, a cycle) is a TypeError.
+fn payload_value(payload: &JsValue) -> Result<Value, ClientError> {
+    if payload.is_undefined() {
+        return Ok(Value::Null);
+    }
+    let invalid = |reason: String| ClientError::Argument {
+        name: "message",
+        reason: format!("payload: {reason}"),
+    };
+    let text = js_sys::JSON::stringify(payload)
+        .map_err(|error| invalid(format!("{error:?}")))?
+        .as_string()
+        .ok_or_else(|| invalid("not JSON".into()))?;
+    serde_json::from_str(&text).map_err(|error| invalid(error.to_string()))
+}

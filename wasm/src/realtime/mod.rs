@@ -1,0 +1,134 @@
+//! Supabase Realtime for `client.channel(...)`: core's state machine decides, this layer owns
+//! the WebSocket ([`socket`]), the one timer ([`alarm`]) and the JS callbacks ([`client`]), and
+//! exports [`RealtimeChannel`] ([`channel`]) with supabase-js's API. Channels join with the
+//! signed-in user's access token, else the key ([`token`]).
+
+mod alarm;
+mod channel;
+mod client;
+mod options;
+mod socket;
+mod token;
+
+use std::rc::Rc;
+
+use geocache_core::ClientConfig;
+use js_sys::{Array, Promise};
+use wasm_bindgen::JsValue;
+
+pub use channel::RealtimeChannel;
+pub use client::RealtimeClient;
+use token::TokenSource;
+
+use crate::error::ClientError;
+use crate::Client;
+
+/// One client's realtime part: the shared state, where tokens come from, and (auth build) the
+/// subscriber that follows the session.
+pub struct Realtime {
+    client: Rc<RealtimeClient>,
+    tokens: TokenSource,
+    #[cfg(feature = "auth")]
+    _follower: token::SessionFollower,
+}
+
+impl Realtime {
+    #[cfg(feature = "auth")]
+    pub fn new(config: &ClientConfig, auth: &Rc<crate::auth::AuthClient>) -> Self {
+        let client = RealtimeClient::new(config);
+        let follower = token::SessionFollower::new(auth, Rc::downgrade(&client));
+        Realtime {
+            client,
+            tokens: TokenSource::new(Rc::clone(auth)),
+            _follower: follower,
+        }
+    }
+
+    #[cfg(not(feature = "auth"))]
+    pub fn new(config: &ClientConfig) -> Self {
+        Realtime {
+            client: RealtimeClient::new(config),
+            tokens: TokenSource::default(),
+        }
+    }
+
+    /// The shared state (tests read its socket and timer).
+    pub fn client(&self) -> &Rc<RealtimeClient> {
+        &self.client
+    }
+
+    /// `client.channel(name, options)`: the channel of that name (the same one again for the
+    /// same name).
+    pub fn channel(&self, name: &str, options: &JsValue) -> Result<RealtimeChannel, ClientError> {
+        let options = options::channel_options(options)?;
+        let id = self
+            .client
+            .run(|machine, _| (machine.channel(name, options), Vec::new()));
+        Ok(self.handle(id))
+    }
+
+    /// `client.getChannels()`, in creation order.
+    pub fn channels(&self) -> Vec<RealtimeChannel> {
+        let ids = self.client.read(|machine| machine.channel_ids());
+        ids.into_iter().map(|id| self.handle(id)).collect()
+    }
+
+    /// `client.removeChannel(channel)`: its `unsubscribe()`.
+    pub fn remove(&self, channel: &RealtimeChannel) -> Promise {
+        RealtimeChannel::leave(&self.client, channel.id())
+    }
+
+    /// `client.removeAllChannels()`: every channel's `unsubscribe()`, together.
+    pub fn remove_all(&self) -> Promise {
+        let ids = self.client.read(|machine| machine.channel_ids());
+        let leaves: Array = ids
+            .into_iter()
+            .map(|id| JsValue::from(RealtimeChannel::leave(&self.client, id)))
+            .collect();
+        Promise::all(&leaves)
+    }
+
+    pub fn dispose(&self) {
+        self.client.dispose();
+    }
+
+    fn handle(&self, id: geocache_core::realtime::ChannelId) -> RealtimeChannel {
+        RealtimeChannel::new(Rc::clone(&self.client), self.tokens.clone(), id)
+    }
+}
+
+/// `client.channel`, `getChannels`, `removeChannel` and `removeAllChannels`, as supabase-js's.
+#[wasm_bindgen::prelude::wasm_bindgen]
+impl Client {
+    /// The channel `name` (topic `realtime:<name>`; the same channel again for the same name),
+    /// with `options.config`: `broadcast: { self, ack }` and `presence: { key }`. Nothing is sent
+    /// before `subscribe()`. Options of the wrong shape are a TypeError (`invalid_argument`).
+    pub fn channel(
+        &self,
+        name: &str,
+        #[wasm_bindgen(unchecked_optional_param_type = "RealtimeChannelOptions")] options: JsValue,
+    ) -> Result<RealtimeChannel, ClientError> {
+        self.realtime().channel(name, &options)
+    }
+
+    /// Every channel not yet removed, in creation order.
+    #[wasm_bindgen(js_name = getChannels)]
+    pub fn get_channels(&self) -> Vec<RealtimeChannel> {
+        self.realtime().channels()
+    }
+
+    /// `channel.unsubscribe()`: resolves 'ok', 'timed out' or 'error'; the channel is gone after.
+    #[wasm_bindgen(js_name = removeChannel, unchecked_return_type = "Promise<RealtimeSendResult>")]
+    pub fn remove_channel(&self, channel: &RealtimeChannel) -> Promise {
+        self.realtime().remove(channel)
+    }
+
+    /// Every channel's `unsubscribe()`; resolves to their results.
+    #[wasm_bindgen(
+        js_name = removeAllChannels,
+        unchecked_return_type = "Promise<RealtimeSendResult[]>"
+    )]
+    pub fn remove_all_channels(&self) -> Promise {
+        self.realtime().remove_all()
+    }
+}
