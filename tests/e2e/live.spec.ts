@@ -33,11 +33,15 @@ async function dropSockets(emulator: RunningEmulator): Promise<number> {
   return (JSON.parse(text) as { dropped: number }).dropped;
 }
 
-/** Counts the page's successful joins of its postgres_changes channel (the server's ok reply to each join). */
+/**
+ * Counts the page's realtime sockets and the successful joins of its postgres_changes channel (the server's ok
+ * reply to each join). The dev server's own socket (hot reload) is not one.
+ */
 function watchJoins(page: Page): { readonly count: () => number; readonly sockets: () => number } {
   let joins = 0;
   let sockets = 0;
   page.on('websocket', (socket) => {
+    if (!new URL(socket.url()).pathname.startsWith('/realtime/')) return;
     sockets += 1;
     socket.on('framereceived', ({ payload }) => {
       const text = typeof payload === 'string' ? payload : payload.toString('utf8');
