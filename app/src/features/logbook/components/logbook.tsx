@@ -1,14 +1,10 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { LOGBOOK_TITLE } from '@/content/logbook-title';
 import { useSignLogbook, type NewEntry } from '../api/sign-logbook';
 import { liveChannel } from '../api/live-channel';
 import { readNewer } from '../api/read-newer';
 import { useLogEntries } from '../api/use-log-entries';
-import { openDeviceCopy } from '../device-copy/copy-store';
-import type { KeptEntry } from '../device-copy/newest-first';
-import { ArrivalKeeper } from '../live/arrival-keeper';
-import { OwnSigns } from '../live/own-signs';
-import { useLiveEntries } from '../live/use-live-entries';
+import { useLiveLogbook } from '../live/use-live-logbook';
 import type { OutboxDeliveryError } from '../outbox/deliver';
 import type { OutboxItem } from '../outbox/plain-request';
 import { useOutbox } from '../outbox/use-outbox';
@@ -28,49 +24,40 @@ const same = (a: NewEntry, b: NewEntry) => a.name === b.name && a.message === b.
 
 /**
  * The open logbook: the form to sign it, the signs waiting on this device, and every entry, newest first (the
- * device's copy until the first page of this visit arrives), with one polite live region saying how things stand.
+ * device's copy until the first page of this visit arrives) and those signed elsewhere since, as they arrive, with one
+ * polite live region saying how things stand.
  */
 export function Logbook() {
   const { entries: readEntries, fromDevice, updatedAt, read, reload } = useLogEntries();
   const [fields, setFields] = useState<SignFields>(EMPTY);
   const [signStatus, setStatus] = useState('');
-  // Entries signed elsewhere since the live region last said anything else.
-  const [arrivedCount, setArrivedCount] = useState(0);
-  const setSignStatus = useCallback((message: string) => {
-    setStatus(message);
-    setArrivedCount(0);
-  }, []);
-
-  const ownSigns = useMemo(() => new OwnSigns(), []);
-  const keeper = useMemo(() => new ArrivalKeeper(openDeviceCopy), []);
-  useEffect(() => () => keeper.dispose(), [keeper]);
-  const onArrived = useCallback(
-    (arrived: readonly KeptEntry[]) => {
-      const others = arrived.filter((entry) => !ownSigns.claim(entry)).length;
-      if (others === 0) return;
-      setStatus('');
-      setArrivedCount((count) => count + others);
-    },
-    [ownSigns],
-  );
-  const entries = useLiveEntries({
+  const clearStatus = useCallback(() => setStatus(''), []);
+  const live = useLiveLogbook({
     source: liveChannel,
+    readNewer,
     base: readEntries,
     baseReady: read !== 'loading',
-    readNewer,
-    onArrived,
-    keep: keeper.add,
+    onAnnounce: clearStatus,
   });
+  const { entries, quiet, expectOwn } = live;
+  // The live region says what happened last: a sign's outcome, or the entries that arrived since.
+  const setSignStatus = useCallback(
+    (message: string) => {
+      setStatus(message);
+      quiet();
+    },
+    [quiet],
+  );
 
   const onDelivered = useCallback(
     (items: readonly OutboxItem[]) => {
-      for (const item of items) ownSigns.expect(item);
+      for (const item of items) expectOwn(item);
       // The fields keep a waiting sign's text until it is stored.
       setFields((now) => (items.some((item) => same(item, now)) ? EMPTY : now));
       setSignStatus(STATUS.sent);
       reload();
     },
-    [reload, ownSigns, setSignStatus],
+    [reload, expectOwn, setSignStatus],
   );
   const onRefused = useCallback(
     (error: OutboxDeliveryError) => {
@@ -89,7 +76,7 @@ export function Logbook() {
 
   async function handleSign(entry: SignFields) {
     setSignStatus(STATUS.signing);
-    ownSigns.expect(entry);
+    expectOwn(entry);
     const result = await sign(entry);
     if (result.status === 'signed') {
       setFields((now) => (same(now, entry) ? EMPTY : now));
@@ -108,7 +95,7 @@ export function Logbook() {
     <main className="logbook">
       <h1>{LOGBOOK_TITLE}</h1>
       <SignForm fields={fields} onChange={setFields} onSign={(entry) => void handleSign(entry)} pending={pending} />
-      <LiveRegion message={signStatus || (arrivedCount > 0 ? STATUS.arrived(arrivedCount) : listStatus)} />
+      <LiveRegion message={signStatus || (live.arrived > 0 ? STATUS.arrived(live.arrived) : listStatus)} />
       <section className="logbook-entries" aria-labelledby="logbook-entries-heading">
         <h2 id="logbook-entries-heading">Logbook Entries</h2>
         <LastUpdated at={updatedAt} />
