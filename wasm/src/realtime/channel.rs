@@ -98,13 +98,14 @@ impl RealtimeChannel {
         if self.client.read(|machine| machine.topic(self.id).is_none()) {
             return Err(RealtimeError::UnknownChannel.into());
         }
-        if self.client.read(|machine| machine.is_subscribed(self.id)) {
+        if !self.client.start_subscribing(self.id) {
             return Err(RealtimeError::AlreadySubscribed.into());
         }
         self.client.set_status_callback(self.id, callback);
         let (client, tokens, id) = (Rc::clone(&self.client), self.tokens.clone(), self.id);
         spawn_local(async move {
             let token = tokens.current().await;
+            client.end_subscribing(id);
             let subscribed = client.run(|machine, now| {
                 let mut actions = machine.set_access_token(token, now);
                 match machine.subscribe(id, now) {

@@ -36,6 +36,8 @@ pub struct RealtimeClient {
     callbacks: RefCell<Vec<(ChannelId, Callbacks)>>,
     /// The `resolve` of each `send` or `unsubscribe` still waiting.
     pushes: RefCell<Vec<(PushId, Function)>>,
+    /// Channels whose `subscribe` waits for the session's token.
+    subscribing: RefCell<Vec<ChannelId>>,
 }
 
 impl RealtimeClient {
@@ -48,6 +50,7 @@ impl RealtimeClient {
             alarm: RefCell::new(None),
             callbacks: RefCell::new(Vec::new()),
             pushes: RefCell::new(Vec::new()),
+            subscribing: RefCell::new(Vec::new()),
         })
     }
 
@@ -62,6 +65,22 @@ impl RealtimeClient {
         let (result, actions) = step(&mut self.machine.borrow_mut(), now());
         self.apply(actions);
         result
+    }
+
+    /// Marks `channel` as subscribing; `false` if it already was, or is subscribed.
+    pub fn start_subscribing(&self, channel: ChannelId) -> bool {
+        let subscribed = self.read(|machine| machine.is_subscribed(channel));
+        let mut subscribing = self.subscribing.borrow_mut();
+        if subscribed || subscribing.contains(&channel) {
+            return false;
+        }
+        subscribing.push(channel);
+        true
+    }
+
+    /// The token is known and the machine has the subscription.
+    pub fn end_subscribing(&self, channel: ChannelId) {
+        self.subscribing.borrow_mut().retain(|id| *id != channel);
     }
 
     /// Keeps a channel's callbacks.

@@ -1,0 +1,154 @@
+//! Helpers for the realtime browser tests, in both builds: a recorder of what the client's
+//! WebSockets send and of their states, callback recorders, the emulator's socket-drop route,
+//! and waiting.
+#![allow(dead_code)]
+
+#[path = "../common/mod.rs"]
+mod common;
+pub use common::*;
+
+use geocache_client::{create_client, Client, RealtimeChannel};
+use js_sys::{Function, Promise};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+#[wasm_bindgen(inline_js = r#"
+export function recordSockets() {
+  const Original = globalThis.WebSocket;
+  const sockets = [];
+  const sent = [];
+  globalThis.WebSocket = class extends Original {
+    constructor(...args) {
+      super(...args);
+      sockets.push(this);
+    }
+    send(data) {
+      if (typeof data === "string") sent.push(data);
+      return super.send(data);
+    }
+  };
+  return {
+    sockets,
+    sent,
+    // Text frames (2.0.0 arrays) whose event is `event`, as parsed arrays.
+    frames(event) { return sent.map((text) => JSON.parse(text)).filter((frame) => frame[3] === event); },
+    // How many of the sockets are CONNECTING or OPEN.
+    live() { return sockets.filter((socket) => socket.readyState <= 1).length; },
+    restore() { globalThis.WebSocket = Original; },
+  };
+}
+
+export function callRecorder() {
+  const calls = [];
+  return { calls, callback: (...args) => { calls.push(args); } };
+}
+
+export async function dropSockets(url, key) {
+  const response = await fetch(url + "/emulator/v1/realtime/sockets", {
+    method: "DELETE",
+    headers: { apikey: key, authorization: "Bearer " + key },
+  });
+  if (!response.ok) throw new Error("drop failed: " + response.status);
+  return (await response.json()).dropped;
+}
+"#)]
+extern "C" {
+    /// Wraps `WebSocket`: `{ sockets, sent, frames(event), live(), restore() }`.
+    #[wasm_bindgen(js_name = recordSockets)]
+    pub fn record_sockets() -> JsValue;
+    /// `{ calls, callback }`: every call's arguments.
+    #[wasm_bindgen(js_name = callRecorder)]
+    pub fn call_recorder() -> JsValue;
+    /// `DELETE /emulator/v1/realtime/sockets` with the service-role key; the count dropped.
+    #[wasm_bindgen(js_name = dropSockets)]
+    fn drop_sockets_js(url: &str, key: &str) -> Promise;
+}
+
+/// Drops every socket the emulator holds, as a restart would.
+pub async fn drop_sockets() -> f64 {
+    let emulator = emulator();
+    let dropped = JsFuture::from(drop_sockets_js(emulator.url, emulator.service_role_key))
+        .await
+        .expect("the drop route answers");
+    dropped.as_f64().expect("a count")
+}
+
+/// A client of the emulator with the anon key and no options.
+pub fn anon_client() -> Client {
+    let emulator = emulator();
+    create_client(
+        Some(emulator.url.into()),
+        Some(emulator.anon_key.into()),
+        JsValue::UNDEFINED,
+    )
+    .expect("emulator config is valid")
+}
+
+pub fn callback(recorder: &JsValue) -> JsValue {
+    get(recorder, "callback")
+}
+
+/// The recorded calls, each as its arguments.
+pub fn calls(recorder: &JsValue) -> Vec<Vec<JsValue>> {
+    array(get(recorder, "calls"))
+        .into_iter()
+        .map(array)
+        .collect()
+}
+
+/// The statuses a subscribe callback recorder saw, in order.
+pub fn statuses(recorder: &JsValue) -> Vec<String> {
+    calls(recorder)
+        .iter()
+        .map(|args| args[0].as_string().expect("a status string"))
+        .collect()
+}
+
+/// Calls `object.method(...args)`.
+pub fn call(object: &JsValue, method: &str, args: &[JsValue]) -> JsValue {
+    let function: Function = get(object, method).dyn_into().expect("a method");
+    let args: js_sys::Array = args.iter().collect();
+    function.apply(object, &args).expect("the call succeeds")
+}
+
+/// Polls `condition` every 25 ms until it holds; panics after `timeout_ms`.
+pub async fn wait_until(what: &str, timeout_ms: u32, mut condition: impl FnMut() -> bool) {
+    let started = js_sys::Date::now();
+    while !condition() {
+        if js_sys::Date::now() - started > f64::from(timeout_ms) {
+            panic!("timed out after {timeout_ms} ms waiting for {what}");
+        }
+        sleep(25).await;
+    }
+}
+
+/// Subscribes with a status recorder and waits for SUBSCRIBED.
+pub async fn subscribed(channel: &RealtimeChannel) -> JsValue {
+    let status = call_recorder();
+    channel
+        .subscribe(callback(&status))
+        .expect("subscribe is accepted");
+    wait_until("SUBSCRIBED", 5000, || {
+        statuses(&status).iter().any(|s| s == "SUBSCRIBED")
+    })
+    .await;
+    status
+}
+
+/// A promise's value (the realtime promises never reject).
+pub async fn settled(promise: Promise) -> String {
+    JsFuture::from(promise)
+        .await
+        .expect("resolves")
+        .as_string()
+        .expect("a string outcome")
+}
+
+pub fn changes_filter() -> JsValue {
+    object(&[
+        ("event", "INSERT".into()),
+        ("schema", "public".into()),
+        ("table", "geocache_logs".into()),
+    ])
+}
