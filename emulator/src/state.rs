@@ -7,7 +7,7 @@ use crate::clock::Clock;
 use crate::db::{Database, DbLocation, OpenError};
 use crate::faults::injector::FaultInjector;
 use crate::keys::Keys;
-use crate::realtime::{Hub, RealtimeLimits};
+use crate::realtime::hub::{Hub, RealtimeLimits};
 use crate::rest::sign_limit::{SignLimiter, SignLimits};
 use std::net::IpAddr;
 use std::sync::Arc;

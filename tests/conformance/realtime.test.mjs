@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createClient } from '@supabase/supabase-js';
-import { startBackend, signInOrder, sampleEntries, TABLE } from './support.mjs';
+import { jwt, startBackend, signInOrder, sampleEntries, TABLE } from './support.mjs';
 
 const SERVER_SIDE = { auth: { persistSession: false, autoRefreshToken: false } };
 
@@ -196,4 +196,92 @@ test('without a valid key the socket is refused, as the REST gateway refuses', a
     socket.addEventListener('error', () => resolve('error'));
   });
   assert.equal(closed, 'error');
+});
+
+test('with vsn 1.0.0 (JSON objects) a client gets inserts and broadcasts from a 2.0.0 client', async (t) => {
+  const backend = await startBackend(t);
+  const objects = createClient(backend.emulator.url, backend.emulator.publishableKey, { ...SERVER_SIDE, realtime: { vsn: '1.0.0' } });
+  const arrays = ownClient(backend);
+  t.after(() => Promise.all([objects.removeAllChannels(), arrays.removeAllChannels()]));
+  assert.equal(objects.realtime.vsn, '1.0.0');
+  /** @type {any[]} */
+  const heard = [];
+  await subscribed(
+    objects
+      .channel('mixed')
+      .on('postgres_changes', { event: 'INSERT', schema: 'public', table: TABLE }, (payload) => heard.push(payload))
+      .on('broadcast', { event: 'hello' }, (message) => heard.push(message)),
+  );
+  const sender = arrays.channel('mixed');
+  await subscribed(sender);
+  await sender.send({ type: 'broadcast', event: 'hello', payload: { from: 'arrays' } });
+  await eventually(() => heard.find((message) => message.type === 'broadcast'), 'the broadcast');
+  const [row] = await signInOrder(backend.publishable, sampleEntries(1));
+  const insert = await eventually(() => heard.find((message) => message.eventType === 'INSERT'), 'the insert');
+  assert.equal(insert.new.id, row?.id);
+});
+
+test("the user's token is sent on join and again when it is refreshed", async (t) => {
+  const jwtSecret = 'a-realtime-test-secret-of-at-least-32-characters';
+  const backend = await startBackend(t, { jwtSecret });
+  const reader = ownClient(backend);
+  t.after(() => reader.removeAllChannels());
+  const exp = Math.floor(Date.now() / 1000) + 600;
+  await reader.realtime.setAuth(jwt({ role: 'authenticated', sub: 'user-1', exp }, { secret: jwtSecret }));
+  await subscribed(reader.channel('signed-in').on('postgres_changes', { event: '*', schema: 'public', table: TABLE }, () => {}));
+  const channels = async () => {
+    const response = await fetch(`${backend.emulator.url}/emulator/v1/realtime/sockets`, {
+      headers: { apikey: backend.emulator.secretKey },
+    });
+    assert.equal(response.status, 200);
+    const sockets = /** @type {{ vsn: string, channels: { topic: string, role: string, sub: string | null }[] }[]} */ (await response.json());
+    return sockets.flatMap((socket) => socket.channels);
+  };
+  assert.deepEqual(await channels(), [{ topic: 'realtime:signed-in', role: 'authenticated', sub: 'user-1' }]);
+
+  await reader.realtime.setAuth(jwt({ role: 'authenticated', sub: 'user-2', exp: exp + 60 }, { secret: jwtSecret }));
+  // setAuth pushes `access_token` to the joined channel; the server applies it on arrival.
+  const deadline = Date.now() + 5000;
+  let [refreshed] = await channels();
+  while (refreshed?.sub !== 'user-2' && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    [refreshed] = await channels();
+  }
+  assert.deepEqual(refreshed, { topic: 'realtime:signed-in', role: 'authenticated', sub: 'user-2' });
+});
+
+test('httpSend reaches a subscribed client through the HTTP endpoint', async (t) => {
+  const backend = await startBackend(t);
+  const sender = ownClient(backend);
+  const listener = ownClient(backend);
+  t.after(() => Promise.all([sender.removeAllChannels(), listener.removeAllChannels()]));
+  /** @type {any[]} */
+  const heard = [];
+  await subscribed(listener.channel('over-http').on('broadcast', { event: 'ping' }, (message) => heard.push(message)));
+  // Never subscribed: httpSend does not need a socket.
+  const result = await sender.channel('over-http').httpSend('ping', { n: 1 });
+  assert.deepEqual(result, { success: true });
+  const message = await eventually(() => heard[0], 'the broadcast');
+  assert.deepEqual(message, { type: 'broadcast', event: 'ping', payload: { n: 1 } });
+});
+
+test('presence: a tracked state reaches another client, and leaves when its socket goes', async (t) => {
+  const backend = await startBackend(t);
+  const ann = ownClient(backend);
+  const bea = ownClient(backend);
+  t.after(() => bea.removeAllChannels());
+  const annChannel = ann.channel('cache-gc1', { config: { presence: { key: 'ann' } } }).on('presence', { event: 'sync' }, () => {});
+  /** @type {string[]} */
+  const leaves = [];
+  const beaChannel = bea
+    .channel('cache-gc1', { config: { presence: { key: 'bea' } } })
+    .on('presence', { event: 'leave' }, ({ key }) => leaves.push(key));
+  await subscribed(annChannel);
+  await subscribed(beaChannel);
+  assert.equal(await annChannel.track({ at: 'GC1' }), 'ok');
+  const state = await eventually(() => beaChannel.presenceState().ann, "ann's presence");
+  assert.equal(/** @type {any} */ (state[0]).at, 'GC1');
+  await ann.removeAllChannels();
+  await eventually(() => (leaves.includes('ann') ? true : undefined), 'ann leaving');
+  assert.equal(beaChannel.presenceState().ann, undefined);
 });

@@ -740,4 +740,43 @@ mod tests {
             );
         }
     }
+
+    #[test]
+    fn realtime_limits_default_to_hosted_free_plan_and_come_from_flags() {
+        let config = Config::try_parse_from(["geocache-emulator"]).unwrap();
+        assert_eq!(config.realtime_limits(), RealtimeLimits::default());
+        assert_eq!(
+            (
+                RealtimeLimits::default().max_connections,
+                RealtimeLimits::default().max_channels,
+                RealtimeLimits::default().timeout
+            ),
+            (200, 100, Duration::from_secs(60))
+        );
+        let config = Config::try_parse_from([
+            "geocache-emulator",
+            "--realtime-max-connections",
+            "3",
+            "--realtime-max-channels",
+            "4",
+            "--realtime-timeout",
+            "5",
+        ])
+        .unwrap();
+        let limits = config.realtime_limits();
+        assert_eq!(
+            (limits.max_connections, limits.max_channels, limits.timeout),
+            (3, 4, Duration::from_secs(5))
+        );
+        for flag in [
+            "--realtime-max-connections",
+            "--realtime-max-channels",
+            "--realtime-timeout",
+        ] {
+            assert!(
+                Config::try_parse_from(["geocache-emulator", flag, "0"]).is_err(),
+                "{flag}"
+            );
+        }
+    }
 }

@@ -11,6 +11,22 @@
 use crate::keys::api_keys::NEW_FORMAT_PREFIX;
 use crate::keys::{JwtError, Keys, Role};
 
+/// Who a channel acts for: its role and, for a user's token, the user (`sub`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChannelAccess {
+    pub role: Role,
+    pub subject: Option<String>,
+}
+
+impl ChannelAccess {
+    fn role(role: Role) -> ChannelAccess {
+        ChannelAccess {
+            role,
+            subject: None,
+        }
+    }
+}
+
 /// Refused tokens, worded as Realtime's join errors (`{reason: "InvalidJWTToken: ..."}`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AccessError(pub String);
@@ -21,13 +37,13 @@ pub fn channel_role(
     key_role: Role,
     token: Option<&str>,
     now: i64,
-) -> Result<Role, AccessError> {
+) -> Result<ChannelAccess, AccessError> {
     let Some(token) = token else {
-        return Ok(key_role);
+        return Ok(ChannelAccess::role(key_role));
     };
     if token.starts_with(NEW_FORMAT_PREFIX) {
         return if token == api_key {
-            Ok(Role::Anon)
+            Ok(ChannelAccess::role(Role::Anon))
         } else {
             Err(invalid("an API key other than the connection's"))
         };
@@ -38,7 +54,12 @@ pub fn channel_role(
     if !claims.contains_key("role") || !claims.contains_key("exp") {
         return Err(invalid("Fields `role` and `exp` are required in JWT"));
     }
-    Keys::role_of(&claims).map_err(|error| invalid(reason(&error)))
+    let role = Keys::role_of(&claims).map_err(|error| invalid(reason(&error)))?;
+    let subject = claims
+        .get("sub")
+        .and_then(|sub| sub.as_str())
+        .map(str::to_owned);
+    Ok(ChannelAccess { role, subject })
 }
 
 fn invalid(reason: &str) -> AccessError {
@@ -74,7 +95,7 @@ mod tests {
         let keys = Keys::new(DEFAULT_JWT_SECRET);
         let publishable = keys.publishable_key().to_owned();
         let role = |key: &str, key_role: Role, token: Option<&str>| {
-            channel_role(&keys, key, key_role, token, NOW)
+            channel_role(&keys, key, key_role, token, NOW).map(|access| access.role)
         };
         assert_eq!(role(&publishable, Role::Anon, None), Ok(Role::Anon));
         assert_eq!(

@@ -27,6 +27,13 @@ impl Vsn {
             Some(_) => None,
         }
     }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Vsn::V1 => "1.0.0",
+            Vsn::V2 => "2.0.0",
+        }
+    }
 }
 
 /// A message on the wire, whichever frame it came in.

@@ -1,5 +1,6 @@
 //! What every Realtime socket shares: one bus of events (committed changes and broadcasts), the
-//! count of open sockets, the limits, and the switch that drops every socket (for tests).
+//! open sockets (counted, and shown with their channels for tests), the limits, and the switch
+//! that drops every socket (for tests).
 //!
 //! The bus is bounded: each socket reads it at its own pace, and one that falls more than
 //! [`RealtimeLimits::queue`] events behind is disconnected (its client reconnects and catches up
@@ -8,8 +9,12 @@
 
 use crate::realtime::change::Change;
 use crate::realtime::frame::Broadcast;
+use crate::realtime::presence::{Diff, Presences};
+use serde::Serialize;
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 use tokio::sync::{broadcast, watch};
 
@@ -47,6 +52,7 @@ impl Default for RealtimeLimits {
 pub enum Event {
     Change(Arc<Change>),
     Broadcast(Arc<TopicBroadcast>),
+    Presence(Arc<Diff>),
 }
 
 /// A broadcast on a topic, and the socket it came from (to honour `self: false`).
@@ -58,11 +64,33 @@ pub struct TopicBroadcast {
     pub broadcast: Broadcast,
 }
 
+/// An open socket as `GET /emulator/v1/realtime/sockets` shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SocketView {
+    pub id: u64,
+    pub vsn: &'static str,
+    /// By topic.
+    pub channels: Vec<ChannelView>,
+}
+
+/// A joined channel: who it acts for, from its access token.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ChannelView {
+    pub topic: String,
+    pub role: &'static str,
+    /// The user's id (`sub`) of a user's token.
+    pub sub: Option<String>,
+}
+
+type Views = Arc<Mutex<BTreeMap<u64, SocketView>>>;
+
 #[derive(Debug)]
 pub struct Hub {
     pub limits: RealtimeLimits,
     bus: broadcast::Sender<Event>,
     open: Arc<AtomicUsize>,
+    views: Views,
+    presences: Arc<Mutex<Presences>>,
     next_socket: AtomicU64,
     drops: watch::Sender<u64>,
 }
@@ -74,6 +102,8 @@ impl Hub {
             limits,
             bus,
             open: Arc::default(),
+            views: Arc::default(),
+            presences: Arc::default(),
             next_socket: AtomicU64::new(1),
             drops: watch::Sender::new(0),
         }
@@ -92,15 +122,63 @@ impl Hub {
     }
 
     /// Registers an open socket: its id, its view of the bus from now on, the drop switch, and a
-    /// guard that counts it until dropped.
-    pub fn open(&self) -> OpenSocket {
+    /// guard that counts and shows it until dropped.
+    pub fn open(&self, vsn: &'static str) -> OpenSocket {
+        let id = self.next_socket.fetch_add(1, Ordering::Relaxed);
         self.open.fetch_add(1, Ordering::SeqCst);
+        lock(&self.views).insert(
+            id,
+            SocketView {
+                id,
+                vsn,
+                channels: Vec::new(),
+            },
+        );
         OpenSocket {
-            id: self.next_socket.fetch_add(1, Ordering::Relaxed),
+            id,
             events: self.bus.subscribe(),
             drops: self.drops.subscribe(),
-            count: SocketCount(Arc::clone(&self.open)),
+            registration: Registration {
+                open: Arc::clone(&self.open),
+                views: Arc::clone(&self.views),
+                presences: Arc::clone(&self.presences),
+                bus: self.bus.clone(),
+                id,
+            },
         }
+    }
+
+    /// A topic's `presence_state`.
+    pub fn presence_state(&self, topic: &str) -> Value {
+        lock(&self.presences).state(topic)
+    }
+
+    /// Socket `id` tracks `state` under `key` on `topic`; the diff goes out under the lock, so
+    /// every socket sees a topic's diffs in the order they were made.
+    pub fn track(&self, topic: &str, key: &str, id: u64, state: Map<String, Value>) {
+        let mut presences = lock(&self.presences);
+        let diff = presences.track(topic, key, id, state);
+        let _ = self.bus.send(Event::Presence(Arc::new(diff)));
+    }
+
+    /// Socket `id` stops tracking on `topic`.
+    pub fn untrack(&self, topic: &str, id: u64) {
+        let mut presences = lock(&self.presences);
+        if let Some(diff) = presences.untrack(topic, id) {
+            let _ = self.bus.send(Event::Presence(Arc::new(diff)));
+        }
+    }
+
+    /// Replaces what socket `id` shows of its channels.
+    pub fn show(&self, id: u64, channels: Vec<ChannelView>) {
+        if let Some(view) = lock(&self.views).get_mut(&id) {
+            view.channels = channels;
+        }
+    }
+
+    /// The open sockets, oldest first.
+    pub fn sockets(&self) -> Vec<SocketView> {
+        lock(&self.views).values().cloned().collect()
     }
 
     /// Sockets open now.
@@ -123,15 +201,36 @@ pub struct OpenSocket {
     pub id: u64,
     pub events: broadcast::Receiver<Event>,
     pub drops: watch::Receiver<u64>,
-    pub count: SocketCount,
+    pub registration: Registration,
 }
 
-/// Counts a socket as open until dropped.
+/// Counts and shows a socket as open until dropped, when whatever it tracked leaves.
 #[derive(Debug)]
-pub struct SocketCount(Arc<AtomicUsize>);
+pub struct Registration {
+    open: Arc<AtomicUsize>,
+    views: Views,
+    presences: Arc<Mutex<Presences>>,
+    bus: broadcast::Sender<Event>,
+    id: u64,
+}
 
-impl Drop for SocketCount {
+impl Drop for Registration {
     fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
+        {
+            let mut presences = lock(&self.presences);
+            for diff in presences.drop_socket(self.id) {
+                let _ = self.bus.send(Event::Presence(Arc::new(diff)));
+            }
+        }
+        lock(&self.views).remove(&self.id);
+        self.open.fetch_sub(1, Ordering::SeqCst);
     }
+}
+
+/// The shared maps stay consistent whatever panicked while holding their lock: each change is
+/// made whole before anything can fail.
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }

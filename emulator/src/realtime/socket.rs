@@ -2,16 +2,20 @@
 //!
 //! One task per socket reads the client's frames and the hub's bus in turn, so everything the
 //! socket sends (replies, changes, broadcasts) goes out in the order it happened. A socket that
-//! sends nothing (not even a heartbeat) for the timeout is closed; one that falls too far behind
-//! the bus is closed with 1011 rather than skipping events.
+//! sends nothing (not even a heartbeat) for the timeout is closed, and so is one that reads nothing
+//! for as long; one that falls too far behind the bus is closed with 1011 rather than skipping
+//! events.
 
+use crate::auth::random;
 use crate::clock::Clock;
 use crate::keys::{Keys, Role};
 use crate::realtime::access;
+use crate::realtime::access::ChannelAccess;
 use crate::realtime::binding::{self, Binding};
 use crate::realtime::change::Change;
 use crate::realtime::frame::{self, Broadcast, Message, Outgoing, Payload, Vsn};
-use crate::realtime::hub::{Event, Hub, TopicBroadcast};
+use crate::realtime::hub::{ChannelView, Event, Hub, TopicBroadcast};
+use crate::realtime::presence;
 use axum::extract::ws::{CloseFrame, Message as WsMessage, WebSocket};
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -36,10 +40,14 @@ pub struct Connection {
 #[derive(Debug)]
 struct Channel {
     join_ref: Option<String>,
-    role: Role,
+    access: ChannelAccess,
     bindings: Vec<Binding>,
     broadcast_self: bool,
     broadcast_ack: bool,
+    /// Whether presence events are sent to this channel.
+    presence_enabled: bool,
+    /// The key this channel tracks under: `config.presence.key`, else a random one.
+    presence_key: String,
 }
 
 /// Why the loop ends.
@@ -59,8 +67,8 @@ struct Socket {
 }
 
 pub async fn serve(ws: WebSocket, connection: Connection, hub: Arc<Hub>) {
-    let open = hub.open();
-    let (mut events, mut drops, _count) = (open.events, open.drops, open.count);
+    let open = hub.open(connection.vsn.name());
+    let (mut events, mut drops, _registration) = (open.events, open.drops, open.registration);
     drops.mark_unchanged();
     let timeout = hub.limits.timeout;
     let mut socket = Socket {
@@ -88,6 +96,7 @@ pub async fn serve(ws: WebSocket, connection: Connection, hub: Arc<Hub>) {
                 let step = match event {
                     Ok(Event::Change(change)) => socket.deliver_change(&change).await,
                     Ok(Event::Broadcast(broadcast)) => socket.deliver_broadcast(&broadcast).await,
+                    Ok(Event::Presence(diff)) => socket.deliver_presence(&diff).await,
                     Err(RecvError::Lagged(_)) => Err(End::Close(1011, "too slow: events were pending")),
                     Err(RecvError::Closed) => Err(End::Gone),
                 };
@@ -112,7 +121,11 @@ impl Socket {
             Outgoing::Text(text) => WsMessage::Text(text.into()),
             Outgoing::Binary(bytes) => WsMessage::Binary(bytes.into()),
         };
-        self.ws.send(message).await.map_err(|_| End::Gone)
+        // A client that stops reading would hold the send (and so the socket) forever.
+        match tokio::time::timeout(self.hub.limits.timeout, self.ws.send(message)).await {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(_)) | Err(_) => Err(End::Gone),
+        }
     }
 
     async fn push(
@@ -165,6 +178,7 @@ impl Socket {
             (_, "phx_leave") => self.leave(&message).await,
             (_, "access_token") => self.access_token(&message).await,
             (_, "broadcast") => self.broadcast(&message).await,
+            (_, "presence") => self.presence(&message).await,
             (_, event) => {
                 let reason = format!("unknown event: {event}");
                 self.refuse(&message, &reason).await
@@ -202,8 +216,8 @@ impl Socket {
             return self.refuse(message, &reason).await;
         }
         let token = payload.get("access_token").and_then(Value::as_str);
-        let role = match self.channel_role(token) {
-            Ok(role) => role,
+        let access = match self.channel_role(token) {
+            Ok(access) => access,
             Err(error) => return self.refuse(message, &error.0).await,
         };
         if rejoin {
@@ -218,20 +232,54 @@ impl Socket {
                 .and_then(Value::as_bool)
                 .unwrap_or(false)
         };
+        let presence = config.get("presence");
+        let presence_enabled = presence
+            .and_then(|settings| settings.get("enabled"))
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
+        let presence_key = match presence
+            .and_then(|settings| settings.get("key"))
+            .and_then(Value::as_str)
+        {
+            Some(key) if !key.is_empty() => key.to_owned(),
+            _ => match random::uuid() {
+                Ok(uuid) => uuid.to_string(),
+                Err(_) => {
+                    return self
+                        .refuse(message, "no random source for a presence key")
+                        .await
+                }
+            },
+        };
         let channel = Channel {
             join_ref: message.join_ref.clone(),
-            role,
+            access,
             bindings: requested
                 .iter()
                 .filter_map(|entry| entry.outcome.clone().ok())
                 .collect(),
             broadcast_self: flag("self"),
             broadcast_ack: flag("ack"),
+            presence_enabled,
+            presence_key,
         };
         self.channels.insert(message.topic.clone(), channel);
+        self.show();
         let replies: Vec<Value> = requested.iter().map(|entry| entry.reply.clone()).collect();
         self.reply(message, "ok", json!({"postgres_changes": replies}))
             .await?;
+        if presence_enabled {
+            let state = self.hub.presence_state(&message.topic);
+            let join_ref = message.join_ref.clone();
+            self.push(
+                join_ref.as_deref(),
+                None,
+                &message.topic,
+                "presence_state",
+                &state,
+            )
+            .await?;
+        }
         if requested.is_empty() {
             return Ok(());
         }
@@ -265,7 +313,22 @@ impl Socket {
             .await
     }
 
-    fn channel_role(&self, token: Option<&str>) -> Result<Role, access::AccessError> {
+    /// Tells the hub which channels this socket has joined, and for whom.
+    fn show(&self) {
+        let mut channels: Vec<ChannelView> = self
+            .channels
+            .iter()
+            .map(|(topic, channel)| ChannelView {
+                topic: topic.clone(),
+                role: channel.access.role.name(),
+                sub: channel.access.subject.clone(),
+            })
+            .collect();
+        channels.sort_by(|left, right| left.topic.cmp(&right.topic));
+        self.hub.show(self.id, channels);
+    }
+
+    fn channel_role(&self, token: Option<&str>) -> Result<ChannelAccess, access::AccessError> {
         let connection = &self.connection;
         access::channel_role(
             &connection.keys,
@@ -286,6 +349,8 @@ impl Socket {
         let Some(channel) = self.channels.remove(topic) else {
             return Ok(());
         };
+        self.hub.untrack(topic, self.id);
+        self.show();
         let join_ref = channel.join_ref;
         self.push(
             join_ref.as_deref(),
@@ -304,10 +369,11 @@ impl Socket {
             Payload::BinaryBroadcast { .. } => None,
         };
         match self.channel_role(token) {
-            Ok(role) => {
+            Ok(access) => {
                 if let Some(channel) = self.channels.get_mut(&message.topic) {
-                    channel.role = role;
+                    channel.access = access;
                 }
+                self.show();
                 self.reply(message, "ok", json!({})).await
             }
             Err(error) => {
@@ -338,10 +404,57 @@ impl Socket {
         Ok(())
     }
 
+    /// `{type: "presence", event: "track" | "untrack", payload}`.
+    async fn presence(&mut self, message: &Message) -> Result<(), End> {
+        let Payload::Json(payload) = &message.payload else {
+            return self.refuse(message, "malformed presence").await;
+        };
+        let Some(key) = self
+            .channels
+            .get(&message.topic)
+            .map(|channel| channel.presence_key.clone())
+        else {
+            return self.refuse(message, "unmatched topic").await;
+        };
+        match payload.get("event").and_then(Value::as_str) {
+            Some("track") => {
+                let state = match payload.get("payload") {
+                    Some(Value::Object(state)) => state.clone(),
+                    None | Some(Value::Null) => serde_json::Map::new(),
+                    Some(_) => {
+                        return self
+                            .refuse(message, "a presence payload is an object")
+                            .await
+                    }
+                };
+                self.hub.track(&message.topic, &key, self.id, state);
+            }
+            Some("untrack") => self.hub.untrack(&message.topic, self.id),
+            _ => {
+                return self
+                    .refuse(message, "a presence event is track or untrack")
+                    .await
+            }
+        }
+        self.reply(message, "ok", json!({})).await
+    }
+
+    async fn deliver_presence(&mut self, diff: &presence::Diff) -> Result<(), End> {
+        let enabled = self
+            .channels
+            .get(&diff.topic)
+            .is_some_and(|channel| channel.presence_enabled);
+        if !enabled {
+            return Ok(());
+        }
+        self.push(None, None, &diff.topic, "presence_diff", &diff.payload())
+            .await
+    }
+
     async fn deliver_change(&mut self, change: &Change) -> Result<(), End> {
         let mut messages = Vec::new();
         for (topic, channel) in &self.channels {
-            if !change.visible_to(channel.role) {
+            if !change.visible_to(channel.access.role) {
                 continue;
             }
             let ids: Vec<u32> = channel

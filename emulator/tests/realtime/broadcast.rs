@@ -181,3 +181,41 @@ async fn the_http_endpoint_broadcasts_to_a_channel_by_name() {
         "each message needs a `topic` and an `event`"
     );
 }
+
+#[tokio::test]
+async fn the_http_send_endpoint_takes_json_or_bytes() {
+    let server = Server::start().await;
+    let mut listener = server.connect("2.0.0").await;
+    listener.join(TOPIC, json!({}), None).await;
+    let send = |content_type: &str, body: Vec<u8>| {
+        Request::builder()
+            .method("POST")
+            .uri("/realtime/v1/api/broadcast/logbook/events/signed")
+            .header("apikey", server.publishable())
+            .header("content-type", content_type)
+            .body(Body::from(body))
+            .unwrap()
+    };
+    let (status, _) = server
+        .request(send("application/json", br#"{"n":3}"#.to_vec()))
+        .await;
+    assert_eq!(status, StatusCode::ACCEPTED);
+    let (status, _) = server
+        .request(send("application/octet-stream", vec![9, 8]))
+        .await;
+    assert_eq!(status, StatusCode::ACCEPTED);
+    for (encoding, payload) in [(1, br#"{"n":3}"#.to_vec()), (0, vec![9, 8])] {
+        match listener.next().await {
+            Received::Binary(frame) => {
+                let (topic, event, got_encoding, got) = read_kind_four(&frame);
+                assert_eq!((topic.as_str(), event.as_str()), (TOPIC, "signed"));
+                assert_eq!((got_encoding, got), (encoding, payload));
+            }
+            other => panic!("expected a binary broadcast, got {other:?}"),
+        }
+    }
+    let (status, _) = server
+        .request(send("application/json", b"{".to_vec()))
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+}

@@ -277,3 +277,31 @@ async fn a_subscriber_too_slow_for_its_queue_is_disconnected_not_skipped() {
         "every event arrived: the queue never overflowed"
     );
 }
+
+#[tokio::test]
+async fn a_subscriber_that_stops_reading_is_dropped_after_the_timeout() {
+    let server = Server::with_limits(RealtimeLimits {
+        timeout: std::time::Duration::from_millis(500),
+        ..RealtimeLimits::default()
+    })
+    .await;
+    let mut client = server.connect("2.0.0").await;
+    client
+        .subscribe(TOPIC, json!([table_entry("INSERT", None)]), None)
+        .await;
+    // About 16 MB of changes, more than the socket buffers hold, and the client reads none.
+    let long = "x".repeat(100_000);
+    for _ in 0..8 {
+        let rows: Vec<Value> = (0..20)
+            .map(|_| json!({"name": "bulk", "message": long}))
+            .collect();
+        server.insert(Value::Array(rows)).await;
+    }
+    for _ in 0..200 {
+        if server.state.realtime.open_sockets() == 0 {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+    }
+    panic!("a socket whose client reads nothing is still open");
+}

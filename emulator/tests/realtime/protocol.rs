@@ -271,3 +271,59 @@ async fn the_drop_route_needs_the_service_role_and_drops_every_socket() {
         other => panic!("expected the socket dropped, got {other:?}"),
     }
 }
+
+#[tokio::test]
+async fn the_sockets_route_shows_each_channel_with_the_role_and_user_of_its_token() {
+    let server = Server::start().await;
+    let keys = &server.state.keys;
+    let now = server.state.clock.now_seconds();
+    let list = |key: String| {
+        Request::builder()
+            .uri("/emulator/v1/realtime/sockets")
+            .header("apikey", key)
+            .body(Body::empty())
+            .unwrap()
+    };
+    let mut client = server.connect("2.0.0").await;
+    let (status, body) = server.request(list(server.secret())).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        body,
+        json!([{"id": body[0]["id"], "vsn": "2.0.0", "channels": []}])
+    );
+
+    let user = keys.sign(&json!({"role": "authenticated", "sub": "user-1", "exp": now + 600}));
+    let (join_ref, _) = client.join(TOPIC, json!({}), Some(&user)).await;
+    client.join("realtime:anonymous", json!({}), None).await;
+    let (_, body) = server.request(list(server.secret())).await;
+    assert_eq!(
+        body[0]["channels"],
+        json!([
+            {"topic": "realtime:anonymous", "role": "anon", "sub": null},
+            {"topic": TOPIC, "role": "authenticated", "sub": "user-1"},
+        ])
+    );
+    // A refreshed token for another user is what the channel acts for from then on.
+    let refreshed = keys.sign(&json!({"role": "authenticated", "sub": "user-2", "exp": now + 900}));
+    client
+        .push(
+            Some(&join_ref),
+            TOPIC,
+            "access_token",
+            json!({"access_token": refreshed}),
+        )
+        .await;
+    assert_eq!(client.frame_next().await.payload["status"], "ok");
+    let (_, body) = server.request(list(server.secret())).await;
+    assert_eq!(body[0]["channels"][1]["sub"], "user-2");
+
+    drop(client);
+    for _ in 0..50 {
+        let (_, body) = server.request(list(server.secret())).await;
+        if body == json!([]) {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("a closed socket is still listed");
+}
