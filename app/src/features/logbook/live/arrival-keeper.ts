@@ -4,9 +4,10 @@ import type { KeptEntry } from '../device-copy/newest-first';
 
 /**
  * How long arrivals wait to be written to the device together: the copy is one record, so writing it per entry at a
- * busy cache (an entry a second into a 10,000-entry copy) would clone the whole logbook every second.
+ * busy cache (an entry a second into a 10,000-entry copy) would read and clone the whole logbook every second. The
+ * page also writes them when it is hidden (the visitor leaves or switches away).
  */
-export const KEEP_DELAY_MS = 2_000;
+export const KEEP_DELAY_MS = 10_000;
 
 /**
  * Writes the entries that arrive while the page is open to the device copy, a few seconds' worth at a time, one

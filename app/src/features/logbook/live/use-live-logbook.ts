@@ -36,7 +36,17 @@ export function useLiveLogbook({ source, readNewer, base, baseReady, onAnnounce 
   const [arrived, setArrived] = useState(0);
   const ownSigns = useMemo(() => new OwnSigns(), []);
   const keeper = useMemo(() => new ArrivalKeeper(openDeviceCopy), []);
-  useEffect(() => () => keeper.dispose(), [keeper]);
+  useEffect(() => {
+    // A page being left may not get another turn of its timers: what arrived is written now.
+    const onHidden = () => {
+      if (document.visibilityState === 'hidden') void keeper.flush();
+    };
+    document.addEventListener('visibilitychange', onHidden);
+    return () => {
+      document.removeEventListener('visibilitychange', onHidden);
+      keeper.dispose();
+    };
+  }, [keeper]);
 
   const onArrived = useCallback(
     (entries: readonly KeptEntry[]) => {
