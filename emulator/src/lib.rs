@@ -152,8 +152,12 @@ pub async fn serve(config: Config) -> Result<(), ServeError> {
         );
         state.faults.install(plan);
     }
+    // Listening for SIGINT/SIGTERM starts before the startup lines say the server is up: a
+    // signal sent before the serve loop first polled a lazily installed handler killed the
+    // process instead of stopping it.
+    let shutdown = shutdown_signal();
     print_startup_lines(&state).map_err(ServeError::Io)?;
-    run_with_limits(listener, state, limits, shutdown_signal())
+    run_with_limits(listener, state, limits, shutdown)
         .await
         .map_err(ServeError::Io)
 }
@@ -186,27 +190,40 @@ fn api_url(host: &str, address: SocketAddr) -> String {
     }
 }
 
-async fn shutdown_signal() {
-    let interrupt = async {
-        // If the handler cannot be installed, only SIGTERM stops the server.
-        if tokio::signal::ctrl_c().await.is_err() {
-            std::future::pending::<()>().await;
-        }
-    };
+/// Completes on SIGINT or SIGTERM; the handlers are installed when this is called, not when
+/// the future is first polled.
+fn shutdown_signal() -> impl Future<Output = ()> {
     #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
+    let (interrupt, terminate) = {
+        use tokio::signal::unix::{signal, SignalKind};
+        (
+            signal(SignalKind::interrupt()).ok(),
+            signal(SignalKind::terminate()).ok(),
+        )
     };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        () = interrupt => {}
-        () = terminate => {}
+    async move {
+        #[cfg(unix)]
+        {
+            // A handler that cannot be installed leaves the other signal to stop the server.
+            let wait = |signal: Option<tokio::signal::unix::Signal>| async move {
+                match signal {
+                    Some(mut signal) => {
+                        signal.recv().await;
+                    }
+                    None => std::future::pending::<()>().await,
+                }
+            };
+            tokio::select! {
+                () = wait(interrupt) => {}
+                () = wait(terminate) => {}
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            if tokio::signal::ctrl_c().await.is_err() {
+                std::future::pending::<()>().await;
+            }
+        }
     }
 }
 

@@ -24,6 +24,8 @@ pub mod js;
 mod options;
 #[cfg(feature = "realtime")]
 pub mod realtime;
+#[cfg(feature = "realtime")]
+mod realtime_api;
 mod sign_options;
 pub mod timer;
 pub mod transport;

@@ -137,7 +137,7 @@ async fn broadcasts_go_between_two_clients_with_self_and_ack() {
     let received = &calls(&heard_by_receiver)[0][0];
     assert_eq!(
         json(received),
-        r#"{"event":"wave","payload":{"n":1},"type":"broadcast"}"#
+        r#"{"type":"broadcast","event":"wave","payload":{"n":1}}"#
     );
 
     // Without `self`, the receiver's own broadcast reaches only the other client.

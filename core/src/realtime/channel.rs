@@ -1,7 +1,5 @@
 //! One channel's state inside the socket's state machine.
 
-use serde_json::Value;
-
 use crate::UnixTime;
 
 use super::action::{ChannelId, PushId};
@@ -35,7 +33,7 @@ pub(super) struct Channel {
     pub options: ChannelOptions,
     pub listeners: Vec<Listener>,
     /// The ids the last join gave each postgres_changes listener.
-    pub change_ids: Vec<Option<Value>>,
+    pub change_ids: Vec<Option<String>>,
     pub state: ChannelState,
     /// `subscribe` was called: the channel joins (and rejoins) until it is left.
     pub subscribed: bool,

@@ -1,57 +1,72 @@
 //! Which listeners a channel message reaches, and with what (realtime-js
 //! `RealtimeChannel._trigger`): postgres_changes by the ids the join gave, broadcasts by event,
-//! system messages to every system listener.
-
-use serde_json::{json, Map, Value};
+//! system messages to every system listener. Payloads stay JSON text.
 
 use super::columns::convert_record;
 use super::join::Listener;
+use super::json_text::Entries;
 
-/// One payload for the listeners (by index) it reaches.
-#[derive(Debug, Clone, PartialEq)]
+/// One payload (JSON text) for the listeners (by index) it reaches.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Delivery {
     pub listeners: Vec<usize>,
-    pub payload: Value,
+    pub payload: String,
 }
 
-/// The delivery of a message with `event` and `payload`, or `None` when no listener takes it.
+/// The delivery of a message with `event` and `payload`, or `None` when no listener takes it
+/// (or the payload is not the shape its event has).
 pub fn deliver(
     event: &str,
-    payload: &Value,
+    payload: &str,
     listeners: &[Listener],
-    change_ids: &[Option<Value>],
+    change_ids: &[Option<String>],
 ) -> Option<Delivery> {
-    let reached: Vec<usize> = listeners
-        .iter()
-        .enumerate()
-        .filter(|(index, listener)| match (event, listener) {
-            ("postgres_changes", Listener::PostgresChanges(filter)) => {
-                let id = change_ids.get(*index).and_then(Option::as_ref);
-                let ids = payload.get("ids").and_then(Value::as_array);
-                let change_type = payload.pointer("/data/type").and_then(Value::as_str);
-                matches!((id, ids), (Some(id), Some(ids)) if ids.contains(id))
-                    && change_type.is_some_and(|kind| event_matches(&filter.event, kind))
+    let (reached, payload): (Vec<usize>, String) = match event {
+        "postgres_changes" => {
+            let change = Entries::parse(payload)?;
+            let ids = change.array("ids").unwrap_or_default();
+            let data = change.object("data")?;
+            let change_type = data.string("type").unwrap_or_default();
+            let reached = indices(listeners, |index, listener| match listener {
+                Listener::PostgresChanges(filter) => {
+                    let id = change_ids.get(index).and_then(Option::as_deref);
+                    id.is_some_and(|id| ids.iter().any(|sent| sent.get() == id))
+                        && event_matches(&filter.event, &change_type)
+                }
+                _ => false,
+            });
+            if reached.is_empty() {
+                return None;
             }
-            ("broadcast", Listener::Broadcast { event: wanted }) => payload
-                .get("event")
-                .and_then(Value::as_str)
-                .is_some_and(|sent| event_matches(wanted, sent)),
-            ("system", Listener::System) => true,
-            _ => false,
-        })
-        .map(|(index, _)| index)
-        .collect();
-    if reached.is_empty() {
-        return None;
-    }
-    let payload = match event {
-        "postgres_changes" => change_payload(payload.get("data").unwrap_or(&Value::Null)),
-        _ => payload.clone(),
+            (reached, change_payload(&data, &change_type))
+        }
+        "broadcast" => {
+            let sent = Entries::parse(payload)?.string("event")?;
+            let reached = indices(
+                listeners,
+                |_, listener| matches!(listener, Listener::Broadcast { event } if event_matches(event, &sent)),
+            );
+            (reached, payload.to_owned())
+        }
+        "system" => (
+            indices(listeners, |_, listener| *listener == Listener::System),
+            payload.to_owned(),
+        ),
+        _ => return None,
     };
-    Some(Delivery {
+    (!reached.is_empty()).then_some(Delivery {
         listeners: reached,
         payload,
     })
+}
+
+fn indices(
+    listeners: &[Listener],
+    mut reaches: impl FnMut(usize, &Listener) -> bool,
+) -> Vec<usize> {
+    (0..listeners.len())
+        .filter(|index| reaches(*index, &listeners[*index]))
+        .collect()
 }
 
 /// `*` or the same event, ignoring case.
@@ -59,70 +74,50 @@ fn event_matches(wanted: &str, sent: &str) -> bool {
     wanted == "*" || wanted.eq_ignore_ascii_case(sent)
 }
 
-/// `{schema, table, commit_timestamp, eventType, new, old, errors}`: `new` is the typed record
-/// of an INSERT or UPDATE, `old` the typed old record of an UPDATE or DELETE, else `{}`.
-///
-/// ```
-/// use geocache_core::realtime::change_payload;
-/// use serde_json::json;
-///
-/// let data = json!({
-///     "schema": "public", "table": "geocache_logs", "type": "INSERT",
-///     "commit_timestamp": "2026-05-01T10:00:00Z", "errors": null,
-///     "columns": [{"name": "id", "type": "int8"}],
-///     "record": {"id": "7", "name": "Ada"}
-/// });
-/// assert_eq!(change_payload(&data), json!({
-///     "schema": "public", "table": "geocache_logs",
-///     "commit_timestamp": "2026-05-01T10:00:00Z", "eventType": "INSERT",
-///     "new": {"id": 7, "name": "Ada"}, "old": {}, "errors": null
-/// }));
-/// ```
-pub fn change_payload(data: &Value) -> Value {
-    let field = |name: &str| data.get(name).cloned().unwrap_or(Value::Null);
-    let change_type = data.get("type").and_then(Value::as_str).unwrap_or_default();
+/// `{schema, table, commit_timestamp, eventType, new, old, errors}` (JSON text): `new` is the
+/// typed record of an INSERT or UPDATE, `old` the typed old record of an UPDATE or DELETE, else
+/// `{}`.
+fn change_payload(data: &Entries, kind: &str) -> String {
     let columns: Vec<(String, String)> = data
-        .get("columns")
-        .and_then(Value::as_array)
-        .map(|columns| {
-            columns
-                .iter()
-                .filter_map(|column| {
-                    let name = column.get("name")?.as_str()?;
-                    let column_type = column.get("type")?.as_str()?;
-                    Some((name.to_owned(), column_type.to_owned()))
-                })
-                .collect()
+        .array("columns")
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|column| {
+            let column = Entries::parse(column.get())?;
+            Some((column.string("name")?, column.string("type")?))
         })
-        .unwrap_or_default();
-    let typed = |name: &str| match data.get(name) {
-        Some(Value::Object(record)) => convert_record(&columns, record),
-        _ => Value::Object(Map::new()),
+        .collect();
+    let typed = |key: &str| match data.object(key) {
+        Some(record) => convert_record(&columns, &record),
+        None => "{}".to_owned(),
     };
-    let empty = || Value::Object(Map::new());
-    let new = match change_type {
+    let new = match kind {
         "INSERT" | "UPDATE" => typed("record"),
-        _ => empty(),
+        _ => "{}".to_owned(),
     };
-    let old = match change_type {
+    let old = match kind {
         "UPDATE" | "DELETE" => typed("old_record"),
-        _ => empty(),
+        _ => "{}".to_owned(),
     };
-    json!({
-        "schema": field("schema"),
-        "table": field("table"),
-        "commit_timestamp": field("commit_timestamp"),
-        "eventType": field("type"),
-        "new": new,
-        "old": old,
-        "errors": field("errors"),
-    })
+    format!(
+        r#"{{"schema":{},"table":{},"commit_timestamp":{},"eventType":{},"new":{new},"old":{old},"errors":{}}}"#,
+        data.raw("schema"),
+        data.raw("table"),
+        data.raw("commit_timestamp"),
+        data.raw("type"),
+        data.raw("errors"),
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::realtime::join::ChangeFilter;
+    use serde_json::{json, Value};
+
+    fn value(text: &str) -> Value {
+        serde_json::from_str(text).unwrap()
+    }
 
     fn changes(event: &str) -> Listener {
         Listener::PostgresChanges(ChangeFilter {
@@ -133,7 +128,7 @@ mod tests {
         })
     }
 
-    fn change(ids: Value, kind: &str) -> Value {
+    fn change(ids: Value, kind: &str) -> String {
         json!({"ids": ids, "data": {
             "schema": "public", "table": "geocache_logs", "type": kind,
             "commit_timestamp": "2026-05-01T10:00:00.000Z", "errors": null,
@@ -141,6 +136,11 @@ mod tests {
             "record": {"id": 5, "name": "Ada"},
             "old_record": {"id": "4"}
         }})
+        .to_string()
+    }
+
+    fn ids(ids: &[Option<&str>]) -> Vec<Option<String>> {
+        ids.iter().map(|id| id.map(str::to_owned)).collect()
     }
 
     #[test]
@@ -151,7 +151,7 @@ mod tests {
             changes("delete"),
             Listener::System,
         ];
-        let ids = [Some(json!(1)), Some(json!(2)), Some(json!(3)), None];
+        let ids = ids(&[Some("1"), Some("2"), Some("3"), None]);
         let delivery = deliver(
             "postgres_changes",
             &change(json!([1, 2, 3]), "INSERT"),
@@ -160,10 +160,12 @@ mod tests {
         )
         .unwrap();
         assert_eq!(delivery.listeners, [0, 1]);
-        assert_eq!(delivery.payload["eventType"], "INSERT");
-        assert_eq!(delivery.payload["new"], json!({"id": 5, "name": "Ada"}));
-        assert_eq!(delivery.payload["old"], json!({}));
-
+        assert_eq!(
+            value(&delivery.payload),
+            json!({"schema": "public", "table": "geocache_logs",
+                   "commit_timestamp": "2026-05-01T10:00:00.000Z", "eventType": "INSERT",
+                   "new": {"id": 5, "name": "Ada"}, "old": {}, "errors": null})
+        );
         let delivery = deliver(
             "postgres_changes",
             &change(json!([3]), "DELETE"),
@@ -172,20 +174,21 @@ mod tests {
         )
         .unwrap();
         assert_eq!(delivery.listeners, [2]);
-        assert_eq!(delivery.payload["new"], json!({}));
-        assert_eq!(delivery.payload["old"], json!({"id": 4}));
+        let payload = value(&delivery.payload);
+        assert_eq!(payload["new"], json!({}));
+        assert_eq!(payload["old"], json!({"id": 4}));
     }
 
     #[test]
     fn ids_compare_with_their_json_type() {
         let listeners = [changes("*")];
-        let ids = [Some(json!(1))];
+        let one = ids(&[Some("1")]);
         assert_eq!(
             deliver(
                 "postgres_changes",
                 &change(json!(["1"]), "INSERT"),
                 &listeners,
-                &ids
+                &one
             ),
             None
         );
@@ -198,15 +201,22 @@ mod tests {
             ),
             None
         );
+        assert_eq!(deliver("postgres_changes", "{}", &listeners, &one), None);
     }
 
     #[test]
     fn updates_carry_new_and_old() {
-        let payload = change_payload(&change(json!([1]), "UPDATE")["data"]);
+        let listeners = [changes("UPDATE")];
+        let delivery = deliver(
+            "postgres_changes",
+            &change(json!([1]), "UPDATE"),
+            &listeners,
+            &ids(&[Some("1")]),
+        )
+        .unwrap();
+        let payload = value(&delivery.payload);
         assert_eq!(payload["new"]["id"], 5);
         assert_eq!(payload["old"]["id"], 4);
-        assert_eq!(payload["commit_timestamp"], "2026-05-01T10:00:00.000Z");
-        assert_eq!(payload["errors"], Value::Null);
     }
 
     #[test]
@@ -220,8 +230,8 @@ mod tests {
                 event: "other".into(),
             },
         ];
-        let payload = json!({"type": "broadcast", "event": "cursor", "payload": {"x": 1}});
-        let delivery = deliver("broadcast", &payload, &listeners, &[None, None, None]).unwrap();
+        let payload = r#"{"type":"broadcast","event":"cursor","payload":{"x":1}}"#;
+        let delivery = deliver("broadcast", payload, &listeners, &[None, None, None]).unwrap();
         assert_eq!(delivery.listeners, [0, 1]);
         assert_eq!(delivery.payload, payload);
     }
@@ -229,13 +239,12 @@ mod tests {
     #[test]
     fn system_messages_reach_every_system_listener() {
         let listeners = [Listener::System, changes("*"), Listener::System];
-        let payload = json!({"extension": "postgres_changes", "status": "ok",
-                             "message": "Subscribed to PostgreSQL", "channel": "room"});
-        let delivery = deliver("system", &payload, &listeners, &[None, None, None]).unwrap();
+        let payload = r#"{"extension":"postgres_changes","status":"ok","message":"Subscribed to PostgreSQL"}"#;
+        let delivery = deliver("system", payload, &listeners, &[None, None, None]).unwrap();
         assert_eq!(delivery.listeners, [0, 2]);
         assert_eq!(delivery.payload, payload);
         assert_eq!(
-            deliver("presence_diff", &payload, &listeners, &[None, None, None]),
+            deliver("presence_diff", payload, &listeners, &[None, None, None]),
             None
         );
     }

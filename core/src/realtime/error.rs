@@ -12,6 +12,9 @@ pub enum RealtimeError {
     /// A binary broadcast field longer than its one-byte length allows.
     #[error("{field} is {len} bytes, more than the 255 a binary frame allows")]
     FieldTooLong { field: &'static str, len: usize },
+    /// A broadcast payload that is not JSON text.
+    #[error("the broadcast payload is not JSON")]
+    PayloadNotJson,
     /// `subscribe` called twice on one channel, as realtime-js refuses it.
     #[error("tried to subscribe multiple times: subscribe can only be called once per channel")]
     AlreadySubscribed,
@@ -31,6 +34,7 @@ impl RealtimeError {
             RealtimeError::InvalidFrame { .. } => "invalid_frame",
             RealtimeError::UnsupportedKind { .. } => "unsupported_frame",
             RealtimeError::FieldTooLong { .. } => "field_too_long",
+            RealtimeError::PayloadNotJson => "invalid_payload",
             RealtimeError::AlreadySubscribed => "already_subscribed",
             RealtimeError::ChannelError { .. } => "channel_error",
             RealtimeError::UnknownChannel => "unknown_channel",

@@ -1,7 +1,9 @@
 //! A channel's listeners, its `phx_join` payload and the reading of the join's reply
 //! (realtime-js `RealtimeChannel.subscribe`).
 
-use serde_json::{json, Value};
+use serde_json::value::RawValue;
+
+use super::json_text::{as_string, quote, Entries};
 
 /// `client.channel(name, { config })`: what the join asks of the server.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -49,55 +51,58 @@ pub fn change_filters(listeners: &[Listener]) -> Vec<&ChangeFilter> {
     filters
 }
 
-/// `phx_join`'s payload: the channel's config (broadcast, presence, postgres_changes, not
-/// private) and the access token (the user's, else the API key).
+/// `phx_join`'s payload (JSON text): the channel's config (broadcast, presence,
+/// postgres_changes, not private) and the access token (the user's, else the API key).
 ///
 /// ```
 /// use geocache_core::realtime::{join_payload, ChannelOptions, Listener};
-/// use serde_json::json;
 ///
 /// let payload = join_payload(&ChannelOptions::default(), &[Listener::System], "key");
-/// assert_eq!(payload, json!({
-///     "config": {
-///         "broadcast": {"ack": false, "self": false},
-///         "presence": {"key": "", "enabled": false},
-///         "postgres_changes": [],
-///         "private": false
-///     },
-///     "access_token": "key"
-/// }));
+/// assert_eq!(
+///     payload,
+///     r#"{"config":{"broadcast":{"ack":false,"self":false},"presence":{"key":"","enabled":false},"postgres_changes":[],"private":false},"access_token":"key"}"#
+/// );
 /// ```
-pub fn join_payload(options: &ChannelOptions, listeners: &[Listener], access_token: &str) -> Value {
-    let changes: Vec<Value> = change_filters(listeners)
+pub fn join_payload(
+    options: &ChannelOptions,
+    listeners: &[Listener],
+    access_token: &str,
+) -> String {
+    let changes: Vec<String> = change_filters(listeners)
         .into_iter()
         .map(|filter| {
-            let mut entry = json!({"event": filter.event, "schema": filter.schema});
+            let mut entry = format!(
+                r#"{{"event":{},"schema":{}"#,
+                quote(&filter.event),
+                quote(&filter.schema)
+            );
             if let Some(table) = &filter.table {
-                entry["table"] = table.as_str().into();
+                entry.push_str(&format!(r#","table":{}"#, quote(table)));
             }
             if let Some(text) = &filter.filter {
-                entry["filter"] = text.as_str().into();
+                entry.push_str(&format!(r#","filter":{}"#, quote(text)));
             }
+            entry.push('}');
             entry
         })
         .collect();
-    json!({
-        "config": {
-            "broadcast": {"ack": options.broadcast_ack, "self": options.broadcast_self},
-            // No presence listeners in this client: presence stays off.
-            "presence": {"key": options.presence_key, "enabled": false},
-            "postgres_changes": changes,
-            "private": false,
-        },
-        "access_token": access_token,
-    })
+    // No presence listeners in this client: presence stays off.
+    format!(
+        r#"{{"config":{{"broadcast":{{"ack":{},"self":{}}},"presence":{{"key":{},"enabled":false}},"postgres_changes":[{}],"private":false}},"access_token":{}}}"#,
+        options.broadcast_ack,
+        options.broadcast_self,
+        quote(&options.presence_key),
+        changes.join(","),
+        quote(access_token)
+    )
 }
 
 /// What a join's `phx_reply` means for the channel.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum JoinReply {
-    /// Joined; each listener's postgres_changes id (by listener index; `None` for the others).
-    Joined { change_ids: Vec<Option<Value>> },
+    /// Joined; each listener's postgres_changes id as JSON text (by listener index; `None` for
+    /// the others).
+    Joined { change_ids: Vec<Option<String>> },
     /// Joined, but the server's postgres_changes do not match the listeners': the channel is
     /// left and reports CHANNEL_ERROR with this message.
     Mismatch(String),
@@ -111,16 +116,18 @@ pub const MISMATCH_MESSAGE: &str =
 /// Reads the join's reply `{status, response}` against the listeners: entry i of
 /// `response.postgres_changes` must match the join's filter i (`event` exactly; `schema`,
 /// `table`, `filter` with null as absent), and gives its `id` to every listener with that filter.
-pub fn join_reply(payload: &Value, listeners: &[Listener]) -> JoinReply {
-    let response = payload.get("response").unwrap_or(&Value::Null);
-    if payload.get("status").and_then(Value::as_str) != Some("ok") {
+pub fn join_reply(payload: &str, listeners: &[Listener]) -> JoinReply {
+    let Some(reply) = Entries::parse(payload) else {
+        return JoinReply::Refused(payload.to_owned());
+    };
+    let response = reply.raw("response");
+    if reply.string("status").as_deref() != Some("ok") {
         return JoinReply::Refused(response_text(response));
     }
     let mut change_ids = vec![None; listeners.len()];
-    let Some(server) = response.get("postgres_changes").filter(|v| !v.is_null()) else {
+    let Some(server) = Entries::parse(response).and_then(|r| r.array("postgres_changes")) else {
         return JoinReply::Joined { change_ids };
     };
-    let server = server.as_array().map(Vec::as_slice).unwrap_or_default();
     let filters = change_filters(listeners);
     for (index, listener) in listeners.iter().enumerate() {
         let Listener::PostgresChanges(filter) = listener else {
@@ -130,9 +137,12 @@ pub fn join_reply(payload: &Value, listeners: &[Listener]) -> JoinReply {
             .iter()
             .position(|known| *known == filter)
             .expect("every listener's filter is in the join");
-        match server.get(position) {
-            Some(entry) if matches(entry, filter) => {
-                change_ids[index] = entry.get("id").cloned();
+        let entry = server
+            .get(position)
+            .and_then(|entry| Entries::parse(entry.get()));
+        match entry {
+            Some(entry) if matches(&entry, filter) => {
+                change_ids[index] = entry.get("id").map(|id| id.get().to_owned());
             }
             _ => return JoinReply::Mismatch(MISMATCH_MESSAGE.to_owned()),
         }
@@ -140,30 +150,40 @@ pub fn join_reply(payload: &Value, listeners: &[Listener]) -> JoinReply {
     JoinReply::Joined { change_ids }
 }
 
-fn matches(entry: &Value, filter: &ChangeFilter) -> bool {
-    let field = |name: &str| entry.get(name).and_then(Value::as_str);
-    field("event") == Some(filter.event.as_str())
-        && field("schema") == Some(filter.schema.as_str())
-        && field("table") == filter.table.as_deref()
-        && field("filter") == filter.filter.as_deref()
+fn matches(entry: &Entries, filter: &ChangeFilter) -> bool {
+    entry.string("event").as_deref() == Some(filter.event.as_str())
+        && entry.string("schema").as_deref() == Some(filter.schema.as_str())
+        && entry.string("table") == filter.table
+        && entry.string("filter") == filter.filter
 }
 
 /// `Object.values(response).join(', ')`: strings as they are, other values as JSON text.
-fn response_text(response: &Value) -> String {
-    let text = |value: &Value| match value {
-        Value::String(text) => text.clone(),
-        Value::Null => String::new(),
-        other => other.to_string(),
+fn response_text(response: &str) -> String {
+    let text = |raw: &RawValue| match raw.get() {
+        "null" => String::new(),
+        other => as_string(raw).unwrap_or_else(|| other.to_owned()),
     };
-    match response {
-        Value::Object(map) => map.values().map(text).collect::<Vec<_>>().join(", "),
-        other => text(other),
+    match serde_json::from_str::<Entries>(response) {
+        Ok(entries) => entries
+            .0
+            .iter()
+            .map(|(_, raw)| text(raw))
+            .collect::<Vec<_>>()
+            .join(", "),
+        Err(_) => serde_json::from_str::<&RawValue>(response)
+            .map(text)
+            .unwrap_or_default(),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::{json, Value};
+
+    fn value(text: &str) -> Value {
+        serde_json::from_str(text).unwrap()
+    }
 
     fn changes(event: &str, table: Option<&str>, filter: Option<&str>) -> Listener {
         Listener::PostgresChanges(ChangeFilter {
@@ -188,7 +208,7 @@ mod tests {
             presence_key: "me".into(),
         };
         assert_eq!(
-            join_payload(&options, &listeners, "jwt"),
+            value(&join_payload(&options, &listeners, "jwt")),
             json!({
                 "config": {
                     "broadcast": {"ack": true, "self": true},
@@ -218,9 +238,14 @@ mod tests {
             {"id": "22", "event": "*", "schema": "public"}
         ]}});
         assert_eq!(
-            join_reply(&reply, &listeners),
+            join_reply(&reply.to_string(), &listeners),
             JoinReply::Joined {
-                change_ids: vec![Some(json!(11)), None, Some(json!("22")), Some(json!(11))]
+                change_ids: vec![
+                    Some("11".into()),
+                    None,
+                    Some(r#""22""#.into()),
+                    Some("11".into())
+                ]
             }
         );
     }
@@ -229,7 +254,7 @@ mod tests {
     fn an_ok_reply_without_changes_joins_without_ids() {
         let listeners = [changes("INSERT", Some("t"), None)];
         assert_eq!(
-            join_reply(&json!({"status": "ok", "response": {}}), &listeners),
+            join_reply(r#"{"status": "ok", "response": {}}"#, &listeners),
             JoinReply::Joined {
                 change_ids: vec![None]
             }
@@ -248,7 +273,7 @@ mod tests {
         ] {
             let reply = json!({"status": "ok", "response": {"postgres_changes": server}});
             assert_eq!(
-                join_reply(&reply, &listeners),
+                join_reply(&reply.to_string(), &listeners),
                 JoinReply::Mismatch(MISMATCH_MESSAGE.into()),
                 "{server}"
             );
@@ -260,7 +285,7 @@ mod tests {
         let reply = json!({"status": "error",
                            "response": {"reason": "Unauthorized: bad token"}});
         assert_eq!(
-            join_reply(&reply, &[]),
+            join_reply(&reply.to_string(), &[]),
             JoinReply::Refused("Unauthorized: bad token".into())
         );
     }

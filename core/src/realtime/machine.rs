@@ -5,8 +5,6 @@
 
 use std::time::Duration;
 
-use serde_json::{json, Value};
-
 use crate::{ClientConfig, UnixTime};
 
 use super::action::{Action, ChannelId, PushId, PushOutcome, Status};
@@ -14,8 +12,9 @@ use super::channel::{Channel, ChannelState, Pending};
 use super::dispatch::deliver;
 use super::error::RealtimeError;
 use super::join::{join_payload, join_reply, ChannelOptions, JoinReply, Listener};
+use super::json_text::{is_json, quote, Entries};
 use super::message::{Frame, Message};
-use super::serializer::Vsn;
+use super::serializer::{BroadcastPush, Vsn};
 use super::socket_url::socket_url;
 use super::timing::{
     reconnect_after_ms, rejoin_after_ms, HEARTBEAT_INTERVAL_MS, HEARTBEAT_TIMEOUT_CLOSE,
@@ -184,16 +183,19 @@ impl Realtime {
         Ok(self.finish(actions))
     }
 
-    /// `channel.send({ type: 'broadcast', event, payload })`. Without `ack` it settles `ok` as
-    /// soon as it is sent; with `ack`, on the server's reply (or `timed out` after 10 s). A
-    /// channel that is not joined settles `error` at once.
+    /// `channel.send({ type: 'broadcast', event, payload })`, `payload` as JSON text. Without
+    /// `ack` it settles `ok` as soon as it is sent; with `ack`, on the server's reply (or
+    /// `timed out` after 10 s). A channel that is not joined settles `error` at once.
     pub fn broadcast(
         &mut self,
         id: ChannelId,
         event: &str,
-        payload: Value,
+        payload: &str,
         now: UnixTime,
     ) -> Result<(PushId, Vec<Action>), RealtimeError> {
+        if !is_json(payload) {
+            return Err(RealtimeError::PayloadNotJson);
+        }
         let push = self.new_push();
         let connected = self.is_connected();
         let msg_ref = self.new_ref();
@@ -208,13 +210,13 @@ impl Realtime {
             }];
             return Ok((push, self.finish(actions)));
         };
-        let message = Message::new(
-            channel.topic.clone(),
-            "broadcast",
-            json!({"type": "broadcast", "event": event, "payload": payload}),
-        )
-        .with_refs(channel.join_ref.clone(), Some(msg_ref.clone()));
-        let frame = vsn.encode(&message)?;
+        let frame = vsn.encode_broadcast(&BroadcastPush {
+            topic: &channel.topic,
+            join_ref: channel.join_ref.as_deref(),
+            msg_ref: &msg_ref,
+            event,
+            payload,
+        })?;
         let mut actions = vec![Action::Send(frame)];
         if channel.options.broadcast_ack {
             channel.pending.push(Pending {
@@ -276,12 +278,9 @@ impl Realtime {
                 .collect();
             for (topic, join_ref) in joined {
                 let msg_ref = self.new_ref();
-                let message = Message::new(
-                    topic,
-                    "access_token",
-                    json!({ "access_token": access_token }),
-                )
-                .with_refs(join_ref, Some(msg_ref));
+                let payload = format!(r#"{{"access_token":{}}}"#, quote(&access_token));
+                let message =
+                    Message::new(topic, "access_token", payload).with_refs(join_ref, Some(msg_ref));
                 self.send(&message, &mut actions);
             }
         }
@@ -422,10 +421,7 @@ impl Realtime {
     }
 
     fn send(&self, message: &Message, actions: &mut Vec<Action>) {
-        // Only broadcasts can fail to encode, and they are encoded by `broadcast`.
-        if let Ok(frame) = self.vsn.encode(message) {
-            actions.push(Action::Send(frame));
-        }
+        actions.push(Action::Send(self.vsn.encode(message)));
     }
 
     fn send_join(&mut self, id: ChannelId, now: UnixTime, actions: &mut Vec<Action>) {
@@ -465,7 +461,7 @@ impl Realtime {
             deadline: later(now, PUSH_TIMEOUT_MS),
             leave: true,
         });
-        let message = Message::new(channel.topic.clone(), "phx_leave", json!({}))
+        let message = Message::new(channel.topic.clone(), "phx_leave", "{}")
             .with_refs(channel.join_ref.clone(), Some(msg_ref));
         self.send(&message, actions);
     }
@@ -474,7 +470,7 @@ impl Realtime {
     fn leave_quietly(&mut self, id: ChannelId, actions: &mut Vec<Action>) {
         let msg_ref = self.new_ref();
         if let Some(channel) = self.find(id) {
-            let message = Message::new(channel.topic.clone(), "phx_leave", json!({}))
+            let message = Message::new(channel.topic.clone(), "phx_leave", "{}")
                 .with_refs(channel.join_ref.clone(), Some(msg_ref));
             self.send(&message, actions);
         }
@@ -584,7 +580,7 @@ impl Realtime {
         }
         let msg_ref = self.new_ref();
         let message =
-            Message::new("phoenix", "heartbeat", json!({})).with_refs(None, Some(msg_ref.clone()));
+            Message::new("phoenix", "heartbeat", "{}").with_refs(None, Some(msg_ref.clone()));
         self.send(&message, actions);
         self.heartbeat_ref = Some(msg_ref);
         self.heartbeat_at = Some(later(now, HEARTBEAT_INTERVAL_MS));
@@ -725,7 +721,8 @@ impl Realtime {
             return;
         };
         let pending = channel.pending.remove(position);
-        let outcome = match message.payload.get("status").and_then(Value::as_str) {
+        let status = Entries::parse(&message.payload).and_then(|reply| reply.string("status"));
+        let outcome = match status.as_deref() {
             Some("ok") => PushOutcome::Ok,
             _ => PushOutcome::Error,
         };

@@ -334,8 +334,9 @@ fn changes_take_the_ids_of_the_join_reply() {
     };
     assert_eq!(*channel, room);
     assert_eq!(delivery.listeners, [0]);
-    assert_eq!(delivery.payload["new"], json!({"id": 1, "name": "Ada"}));
-    assert_eq!(delivery.payload["eventType"], "INSERT");
+    let payload: Value = serde_json::from_str(&delivery.payload).unwrap();
+    assert_eq!(payload["new"], json!({"id": 1, "name": "Ada"}));
+    assert_eq!(payload["eventType"], "INSERT");
 
     let system = text(json!([null, null, TOPIC, "system",
                              {"message": "Subscribed to PostgreSQL", "status": "ok"}]));
@@ -367,7 +368,7 @@ fn mismatched_change_ids_leave_with_channel_error_then_close() {
 fn broadcasts_go_binary_and_settle_at_once_without_ack() {
     let (mut realtime, _, join) = joined(ChannelOptions::default(), &[]);
     let (push, actions) = realtime
-        .broadcast(ChannelId(1), "hi", json!({"n": 1}), at(1.0))
+        .broadcast(ChannelId(1), "hi", r#"{"n":1}"#, at(1.0))
         .unwrap();
     let Action::Send(Frame::Binary(bytes)) = &actions[0] else {
         panic!("a binary frame expected: {actions:?}")
@@ -386,7 +387,7 @@ fn acknowledged_broadcasts_settle_on_the_reply_or_time_out() {
         ..ChannelOptions::default()
     };
     let (mut realtime, room, join) = joined(options, &[]);
-    let (first, actions) = realtime.broadcast(room, "a", json!({}), at(1.0)).unwrap();
+    let (first, actions) = realtime.broadcast(room, "a", r#"{}"#, at(1.0)).unwrap();
     assert!(settled(&actions).is_empty());
     assert_eq!(timer(&actions), Some(&Action::ArmTimer(at(11.0))));
     let Action::Send(Frame::Binary(bytes)) = &actions[0] else {
@@ -401,7 +402,7 @@ fn acknowledged_broadcasts_settle_on_the_reply_or_time_out() {
         settled(&realtime.received(&reply, at(2.0))),
         [(first, PushOutcome::Ok)]
     );
-    let (second, _) = realtime.broadcast(room, "b", json!({}), at(3.0)).unwrap();
+    let (second, _) = realtime.broadcast(room, "b", r#"{}"#, at(3.0)).unwrap();
     assert_eq!(
         settled(&realtime.tick(at(13.0))),
         [(second, PushOutcome::TimedOut)]
@@ -411,7 +412,7 @@ fn acknowledged_broadcasts_settle_on_the_reply_or_time_out() {
 #[test]
 fn a_broadcast_on_a_channel_not_joined_settles_error() {
     let (mut realtime, room, _) = joining(ChannelOptions::default(), &[]);
-    let (push, actions) = realtime.broadcast(room, "a", json!({}), at(1.0)).unwrap();
+    let (push, actions) = realtime.broadcast(room, "a", r#"{}"#, at(1.0)).unwrap();
     assert_eq!(settled(&actions), [(push, PushOutcome::Error)]);
     assert!(sent(&actions).is_empty());
 }
@@ -435,7 +436,7 @@ fn broadcasts_are_delivered_to_star_and_their_event() {
     assert_eq!(delivery.listeners, [0, 1]);
     assert_eq!(
         delivery.payload,
-        json!({"type": "broadcast", "event": "hi", "payload": {"n": 2}})
+        r#"{"type":"broadcast","event":"hi","payload":{"n":2}}"#
     );
 }
 
@@ -525,7 +526,7 @@ fn dispose_closes_settles_forgets_and_clears_the_timer() {
         ..ChannelOptions::default()
     };
     let (mut realtime, room, _) = joined(options, &[]);
-    let (push, _) = realtime.broadcast(room, "a", json!({}), at(1.0)).unwrap();
+    let (push, _) = realtime.broadcast(room, "a", r#"{}"#, at(1.0)).unwrap();
     let actions = realtime.dispose();
     assert_eq!(
         actions,
@@ -565,7 +566,7 @@ fn serializer_1_0_0_joins_with_json_objects() {
     let actions = realtime.received(&text(reply), at(1.0));
     assert_eq!(statuses(&actions), [(Status::Subscribed, None)]);
     let (_, actions) = realtime
-        .broadcast(room, "e", json!({"a": 1}), at(2.0))
+        .broadcast(room, "e", r#"{"a":1}"#, at(2.0))
         .unwrap();
     let Some(Action::Send(Frame::Text(push))) = actions.first() else {
         panic!("1.0.0 broadcasts are text")
@@ -589,4 +590,13 @@ fn frames_that_are_not_the_protocol_are_ignored() {
             at(1.0)
         )
         .is_empty());
+}
+
+#[test]
+fn a_broadcast_payload_that_is_not_json_is_refused() {
+    let (mut realtime, room, _) = joined(ChannelOptions::default(), &[]);
+    assert_eq!(
+        realtime.broadcast(room, "e", "{", at(1.0)),
+        Err(RealtimeError::PayloadNotJson)
+    );
 }

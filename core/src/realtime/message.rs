@@ -1,7 +1,5 @@
 //! One Phoenix channel message and the frame it travels in.
 
-use serde_json::Value;
-
 /// `{join_ref, ref, topic, event, payload}`: every message either way, whatever the serializer.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Message {
@@ -11,17 +9,23 @@ pub struct Message {
     pub msg_ref: Option<String>,
     pub topic: String,
     pub event: String,
-    pub payload: Value,
+    /// The payload as JSON text.
+    pub payload: String,
 }
 
 impl Message {
-    pub fn new(topic: impl Into<String>, event: impl Into<String>, payload: Value) -> Self {
+    /// `payload` is JSON text (the caller's to make valid).
+    pub fn new(
+        topic: impl Into<String>,
+        event: impl Into<String>,
+        payload: impl Into<String>,
+    ) -> Self {
         Message {
             join_ref: None,
             msg_ref: None,
             topic: topic.into(),
             event: event.into(),
-            payload,
+            payload: payload.into(),
         }
     }
 

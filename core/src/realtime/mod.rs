@@ -2,8 +2,8 @@
 //! `/realtime/v1/websocket`, as pure functions and one state machine over an explicit `now`.
 //!
 //! [`Vsn`] encodes and decodes frames for both serializers, [`join_payload`] and [`join_reply`]
-//! make and read a channel's join, [`deliver`] and [`change_payload`] turn server messages into
-//! what listeners receive, and [`Realtime`] decides everything timed: heartbeats, the join
+//! make and read a channel's join, [`deliver`] turns server messages into what listeners
+//! receive (payloads stay JSON text throughout), and [`Realtime`] decides everything timed: heartbeats, the join
 //! timeout, rejoin and reconnect back-off, leaving, the token pushed on change. The bindings own
 //! the WebSocket and the one timer it asks for.
 //!
@@ -27,6 +27,7 @@ mod columns;
 mod dispatch;
 mod error;
 mod join;
+mod json_text;
 mod machine;
 mod message;
 mod serializer;
@@ -36,7 +37,7 @@ pub mod timing;
 pub use action::{Action, ChannelId, PushId, PushOutcome, Status};
 pub use channel::ChannelState;
 pub use columns::convert_cell;
-pub use dispatch::{change_payload, deliver, Delivery};
+pub use dispatch::{deliver, Delivery};
 pub use error::RealtimeError;
 pub use join::{
     change_filters, join_payload, join_reply, ChangeFilter, ChannelOptions, JoinReply, Listener,
@@ -44,5 +45,5 @@ pub use join::{
 };
 pub use machine::Realtime;
 pub use message::{Frame, Message};
-pub use serializer::Vsn;
+pub use serializer::{BroadcastPush, Vsn};
 pub use socket_url::socket_url;

@@ -30,7 +30,8 @@ use std::time::Duration;
 /// A local Supabase-compatible backend for the geocache logbook: the PostgREST subset for
 /// `public.geocache_logs` and the auth server (/auth/v1: email sign-up and sign-in, refresh
 /// tokens, TOTP and phone MFA, SMS codes readable at GET /emulator/v1/sms with the service_role
-/// key), stored in SQLite.
+/// key), stored in SQLite, and Realtime (/realtime/v1/websocket: the table's changes, broadcast and
+/// presence over Phoenix channels).
 ///
 /// After binding it prints `API URL: ...`, `anon key: ...`, `service_role key: ...`,
 /// `Publishable key: sb_publishable_...` and `Secret key: sb_secret_...`, one per line, and serves
@@ -41,7 +42,9 @@ use std::time::Duration;
 /// For tests, faults can be injected into /rest/v1 and /auth/v1 (latency, 5xx answers, dropped
 /// connections, broken bodies, responses out of order) with --faults or, while running, through
 /// /emulator/v1/faults (GET reads the plan and its counters, POST installs one, DELETE clears
-/// it; the secret key or the service_role key in the `apikey` header).
+/// it; the secret key or the service_role key in the `apikey` header). GET
+/// /emulator/v1/realtime/sockets lists the open Realtime sockets and their channels, and DELETE
+/// drops them all, as a restart would (same key).
 #[derive(Debug, Clone, Parser)]
 #[command(name = "geocache-emulator", version)]
 pub struct Config {

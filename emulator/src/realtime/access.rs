@@ -5,7 +5,7 @@
 //! - The socket's own `sb_` key (what supabase-js sends without a session): anon. A new-format key
 //!   is not a JWT and carries no claims.
 //! - A JWT (a user's session, or a legacy key): verified with the project's secret; it must name
-//!   a `role` and an `exp`, as Realtime requires, and its role applies.
+//!   a `role` and an `exp` still to come, as Realtime requires, and its role applies until then.
 //! - Anything else: refused with Realtime's `InvalidJWTToken` reason.
 
 use crate::keys::api_keys::NEW_FORMAT_PREFIX;
@@ -16,6 +16,9 @@ use crate::keys::{JwtError, Keys, Role};
 pub struct ChannelAccess {
     pub role: Role,
     pub subject: Option<String>,
+    /// When the token expires (its `exp`, Unix seconds): the channel is closed then unless a
+    /// fresh token has arrived. `None` for an API key's access.
+    pub expires_at: Option<i64>,
 }
 
 impl ChannelAccess {
@@ -23,6 +26,7 @@ impl ChannelAccess {
         ChannelAccess {
             role,
             subject: None,
+            expires_at: None,
         }
     }
 }
@@ -59,7 +63,20 @@ pub fn channel_role(
         .get("sub")
         .and_then(|sub| sub.as_str())
         .map(str::to_owned);
-    Ok(ChannelAccess { role, subject })
+    let expires_at = claims.get("exp").and_then(|exp| {
+        exp.as_i64()
+            .or_else(|| exp.as_f64().map(|seconds| seconds as i64))
+    });
+    // No clock skew here: a channel is closed the moment its token expires, so it cannot join
+    // with one that has.
+    if expires_at.is_some_and(|exp| exp <= now) {
+        return Err(invalid(reason(&JwtError::Expired)));
+    }
+    Ok(ChannelAccess {
+        role,
+        subject,
+        expires_at,
+    })
 }
 
 fn invalid(reason: &str) -> AccessError {
@@ -132,6 +149,9 @@ mod tests {
         };
         let expired = keys.sign(&json!({"role": "authenticated", "exp": NOW - 120}));
         assert_eq!(refuse(&expired), "InvalidJWTToken: Token has expired");
+        // Within PostgREST's 30 s of skew, but expired all the same.
+        let just_expired = keys.sign(&json!({"role": "authenticated", "exp": NOW}));
+        assert_eq!(refuse(&just_expired), "InvalidJWTToken: Token has expired");
         let no_exp = keys.sign(&json!({"role": "authenticated"}));
         assert_eq!(
             refuse(&no_exp),

@@ -25,6 +25,7 @@ pub mod filter;
 pub mod frame;
 pub mod http;
 pub mod hub;
+pub mod join;
 pub mod presence;
 pub mod socket;
 

@@ -11,10 +11,11 @@ use crate::clock::Clock;
 use crate::keys::{Keys, Role};
 use crate::realtime::access;
 use crate::realtime::access::ChannelAccess;
-use crate::realtime::binding::{self, Binding};
+use crate::realtime::binding::Binding;
 use crate::realtime::change::Change;
 use crate::realtime::frame::{self, Broadcast, Message, Outgoing, Payload, Vsn};
 use crate::realtime::hub::{ChannelView, Event, Hub, TopicBroadcast};
+use crate::realtime::join::JoinConfig;
 use crate::realtime::presence;
 use axum::extract::ws::{CloseFrame, Message as WsMessage, WebSocket};
 use serde_json::{json, Value};
@@ -80,6 +81,7 @@ pub async fn serve(ws: WebSocket, connection: Connection, hub: Arc<Hub>) {
     };
     let mut deadline = Instant::now() + timeout;
     let end = loop {
+        let expiry = socket.next_expiry();
         tokio::select! {
             frame = socket.ws.recv() => {
                 let Some(Ok(frame)) = frame else { break End::Gone };
@@ -104,6 +106,9 @@ pub async fn serve(ws: WebSocket, connection: Connection, hub: Arc<Hub>) {
             }
             _ = drops.changed() => return,
             () = sleep_until(deadline) => break End::Close(1000, "timeout"),
+            () = sleep_until(expiry.unwrap_or(deadline)), if expiry.is_some() => {
+                if let Err(end) = socket.close_expired().await { break end; }
+            }
         }
     };
     if let End::Close(code, reason) = end {
@@ -208,8 +213,8 @@ impl Socket {
                 )
                 .await;
         }
-        let config = payload.get("config").cloned().unwrap_or_else(|| json!({}));
-        if config.get("private").and_then(Value::as_bool) == Some(true) {
+        let config = JoinConfig::read(payload.get("config").unwrap_or(&Value::Null));
+        if config.private {
             let reason = format!(
                 "Unauthorized: You do not have permissions to read from this Channel topic: {name}"
             );
@@ -220,37 +225,25 @@ impl Socket {
             Ok(access) => access,
             Err(error) => return self.refuse(message, &error.0).await,
         };
+        // Without a key of its own, a channel tracks under a random one, as Realtime's.
+        let presence_key = match config
+            .presence_key
+            .clone()
+            .map_or_else(|| random::uuid().map(|id| id.to_string()), Ok)
+        {
+            Ok(key) => key,
+            Err(_) => {
+                return self
+                    .refuse(message, "no random source for a presence key")
+                    .await
+            }
+        };
         if rejoin {
             // Phoenix closes a topic's earlier join when the same socket joins it again.
             self.close_channel(&message.topic).await?;
         }
-        let requested = binding::requested(&config);
-        let broadcast = config.get("broadcast");
-        let flag = |key: &str| {
-            broadcast
-                .and_then(|settings| settings.get(key))
-                .and_then(Value::as_bool)
-                .unwrap_or(false)
-        };
-        let presence = config.get("presence");
-        let presence_enabled = presence
-            .and_then(|settings| settings.get("enabled"))
-            .and_then(Value::as_bool)
-            .unwrap_or(false);
-        let presence_key = match presence
-            .and_then(|settings| settings.get("key"))
-            .and_then(Value::as_str)
-        {
-            Some(key) if !key.is_empty() => key.to_owned(),
-            _ => match random::uuid() {
-                Ok(uuid) => uuid.to_string(),
-                Err(_) => {
-                    return self
-                        .refuse(message, "no random source for a presence key")
-                        .await
-                }
-            },
-        };
+        let requested = config.postgres_changes;
+        let presence_enabled = config.presence_enabled;
         let channel = Channel {
             join_ref: message.join_ref.clone(),
             access,
@@ -258,8 +251,8 @@ impl Socket {
                 .iter()
                 .filter_map(|entry| entry.outcome.clone().ok())
                 .collect(),
-            broadcast_self: flag("self"),
-            broadcast_ack: flag("ack"),
+            broadcast_self: config.broadcast_self,
+            broadcast_ack: config.broadcast_ack,
             presence_enabled,
             presence_key,
         };
@@ -311,6 +304,48 @@ impl Socket {
         let join_ref = message.join_ref.clone();
         self.push(join_ref.as_deref(), None, &message.topic, "system", payload)
             .await
+    }
+
+    /// When the first channel's token expires.
+    fn next_expiry(&self) -> Option<Instant> {
+        let now = self.connection.clock.now_seconds();
+        self.channels
+            .values()
+            .filter_map(|channel| channel.access.expires_at)
+            .min()
+            .map(|exp| {
+                let seconds = u64::try_from(exp.saturating_sub(now)).unwrap_or(0);
+                Instant::now() + std::time::Duration::from_secs(seconds)
+            })
+    }
+
+    /// Closes every channel whose token has expired, as hosted Realtime does: a `system` error,
+    /// then `phx_close`. A client keeps its channels by sending a fresh `access_token` in time.
+    async fn close_expired(&mut self) -> Result<(), End> {
+        let now = self.connection.clock.now_seconds();
+        let mut expired: Vec<(String, Option<String>)> = self
+            .channels
+            .iter()
+            .filter(|(_, channel)| channel.access.expires_at.is_some_and(|exp| exp <= now))
+            .map(|(topic, channel)| (topic.clone(), channel.join_ref.clone()))
+            .collect();
+        expired.sort();
+        for (topic, join_ref) in expired {
+            let name = topic
+                .strip_prefix(TOPIC_PREFIX)
+                .unwrap_or(&topic)
+                .to_owned();
+            let status = json!({
+                "extension": "system",
+                "status": "error",
+                "message": "Token has expired",
+                "channel": name,
+            });
+            self.push(join_ref.as_deref(), None, &topic, "system", &status)
+                .await?;
+            self.close_channel(&topic).await?;
+        }
+        Ok(())
     }
 
     /// Tells the hub which channels this socket has joined, and for whom.

@@ -305,3 +305,39 @@ async fn a_subscriber_that_stops_reading_is_dropped_after_the_timeout() {
     }
     panic!("a socket whose client reads nothing is still open");
 }
+
+#[tokio::test]
+async fn a_channel_closes_when_its_token_expires_unless_a_fresh_one_arrived() {
+    let server = Server::start().await;
+    let keys = &server.state.keys;
+    let now = server.state.clock.now_seconds();
+    let short = keys.sign(&json!({"role": "authenticated", "exp": now + 2}));
+    let mut expiring = server.connect("2.0.0").await;
+    let (join_ref, _) = expiring.join(TOPIC, json!({}), Some(&short)).await;
+    let mut refreshed = server.connect("2.0.0").await;
+    let (refreshed_ref, _) = refreshed
+        .subscribe(TOPIC, json!([table_entry("INSERT", None)]), Some(&short))
+        .await;
+    let fresh = keys.sign(&json!({"role": "authenticated", "exp": now + 600}));
+    refreshed
+        .push(
+            Some(&refreshed_ref),
+            TOPIC,
+            "access_token",
+            json!({"access_token": fresh}),
+        )
+        .await;
+    assert_eq!(refreshed.frame_next().await.payload["status"], "ok");
+
+    let system = expiring.frame_next().await;
+    assert_eq!(system.event, "system");
+    assert_eq!(system.join_ref, Value::from(join_ref.as_str()));
+    assert_eq!(
+        system.payload,
+        json!({"extension": "system", "status": "error", "message": "Token has expired", "channel": "logbook"})
+    );
+    assert_eq!(expiring.frame_next().await.event, "phx_close");
+    // The refreshed channel is still joined, past the first token's expiry: it gets the next insert.
+    let row = server.insert(entry("ann")).await.remove(0);
+    assert_eq!(refreshed.change().await["data"]["record"], row);
+}

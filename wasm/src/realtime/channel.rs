@@ -5,7 +5,6 @@ use std::rc::Rc;
 
 use geocache_core::realtime::{ChannelId, RealtimeError};
 use js_sys::{Function, Promise};
-use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::spawn_local;
@@ -143,12 +142,12 @@ impl RealtimeChannel {
         let event = field("event")
             .as_string()
             .ok_or_else(|| invalid("event is not a string"))?;
-        let payload = payload_value(&field("payload"))?;
+        let payload = payload_text(&field("payload"))?;
         let mut failure = None;
         let promise = Promise::new(&mut |resolve, _reject| {
             let id = self.id;
             let sent = self.client.push(resolve, |machine, now| {
-                machine.broadcast(id, &event, payload.clone(), now)
+                machine.broadcast(id, &event, &payload, now)
             });
             failure = sent.err();
         });
@@ -166,19 +165,18 @@ impl RealtimeChannel {
     }
 }
 
-/// A broadcast's payload as JSON (`JSON.stringify`); `undefined` is `null`. A value JSON
+/// A broadcast's payload as JSON text (`JSON.stringify`); `undefined` is `null`. A value JSON
 /// cannot hold (a BigInt, a cycle) is a TypeError.
-fn payload_value(payload: &JsValue) -> Result<Value, ClientError> {
+fn payload_text(payload: &JsValue) -> Result<String, ClientError> {
     if payload.is_undefined() {
-        return Ok(Value::Null);
+        return Ok("null".to_owned());
     }
-    let invalid = |reason: String| ClientError::Argument {
+    let invalid = || ClientError::Argument {
         name: "message",
-        reason: format!("payload: {reason}"),
+        reason: "payload cannot be written as JSON".to_owned(),
     };
-    let text = js_sys::JSON::stringify(payload)
-        .map_err(|error| invalid(format!("{error:?}")))?
+    js_sys::JSON::stringify(payload)
+        .map_err(|_| invalid())?
         .as_string()
-        .ok_or_else(|| invalid("not JSON".into()))?;
-    serde_json::from_str(&text).map_err(|error| invalid(error.to_string()))
+        .ok_or_else(invalid)
 }

@@ -228,8 +228,8 @@ impl RealtimeClient {
         let Some(listeners) = listeners else {
             return;
         };
-        // Plain data as `JSON.parse` gives it (serde_json's text is always valid JSON).
-        let Ok(payload) = js_sys::JSON::parse(&delivery.payload.to_string()) else {
+        // Plain data as `JSON.parse` gives it (core's payloads are JSON text).
+        let Ok(payload) = js_sys::JSON::parse(&delivery.payload) else {
             return;
         };
         for listener in listeners {
