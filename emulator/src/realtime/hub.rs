@@ -14,7 +14,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
 use tokio::sync::{broadcast, watch};
 
@@ -50,9 +50,22 @@ impl Default for RealtimeLimits {
 /// What travels on the bus.
 #[derive(Debug, Clone)]
 pub enum Event {
-    Change(Arc<Change>),
+    Change(Arc<Published>),
     Broadcast(Arc<TopicBroadcast>),
     Presence(Arc<Diff>),
+}
+
+/// A change on the bus, with its `postgres_changes` data built once for every socket.
+#[derive(Debug)]
+pub struct Published {
+    pub change: Change,
+    data: OnceLock<Value>,
+}
+
+impl Published {
+    pub fn data(&self) -> &Value {
+        self.data.get_or_init(|| self.change.data())
+    }
 }
 
 /// A broadcast on a topic, and the socket it came from (to honour `self: false`).
@@ -113,7 +126,11 @@ impl Hub {
     pub fn publish_changes(&self, changes: impl IntoIterator<Item = Change>) {
         for change in changes {
             // No receiver means no socket is open: nobody to tell.
-            let _ = self.bus.send(Event::Change(Arc::new(change)));
+            let published = Published {
+                change,
+                data: OnceLock::new(),
+            };
+            let _ = self.bus.send(Event::Change(Arc::new(published)));
         }
     }
 

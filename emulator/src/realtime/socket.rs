@@ -12,9 +12,8 @@ use crate::keys::{Keys, Role};
 use crate::realtime::access;
 use crate::realtime::access::ChannelAccess;
 use crate::realtime::binding::Binding;
-use crate::realtime::change::Change;
 use crate::realtime::frame::{self, Broadcast, Message, Outgoing, Payload, Vsn};
-use crate::realtime::hub::{ChannelView, Event, Hub, TopicBroadcast};
+use crate::realtime::hub::{ChannelView, Event, Hub, Published, TopicBroadcast};
 use crate::realtime::join::JoinConfig;
 use crate::realtime::presence;
 use axum::extract::ws::{CloseFrame, Message as WsMessage, WebSocket};
@@ -486,7 +485,8 @@ impl Socket {
             .await
     }
 
-    async fn deliver_change(&mut self, change: &Change) -> Result<(), End> {
+    async fn deliver_change(&mut self, published: &Published) -> Result<(), End> {
+        let change = &published.change;
         let mut messages = Vec::new();
         for (topic, channel) in &self.channels {
             if !change.visible_to(channel.access.role) {
@@ -505,7 +505,7 @@ impl Socket {
         if messages.is_empty() {
             return Ok(());
         }
-        let data = change.data();
+        let data = published.data();
         for (topic, join_ref, ids) in messages {
             let payload = json!({"ids": ids, "data": data});
             self.push(

@@ -4,6 +4,7 @@ use crate::support::{Client, Received, Server, TOPIC};
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use geocache_emulator::realtime::RealtimeLimits;
+use geocache_emulator::server::ConnectionLimits;
 use serde_json::{json, Value};
 use std::time::Duration;
 
@@ -326,4 +327,23 @@ async fn the_sockets_route_shows_each_channel_with_the_role_and_user_of_its_toke
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     panic!("a closed socket is still listed");
+}
+
+#[tokio::test]
+async fn a_socket_outlives_the_http_header_and_idle_deadlines() {
+    // Once upgraded, a connection is the socket's: only Realtime's own timeout applies.
+    let server = Server::with_all_limits(
+        RealtimeLimits::default(),
+        ConnectionLimits {
+            header_read_timeout: Duration::from_millis(300),
+            idle_timeout: Duration::from_millis(300),
+            ..ConnectionLimits::default()
+        },
+    )
+    .await;
+    let mut client = server.connect("2.0.0").await;
+    client.join(TOPIC, json!({}), None).await;
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    client.push(None, "phoenix", "heartbeat", json!({})).await;
+    assert_eq!(client.frame_next().await.payload["status"], "ok");
 }

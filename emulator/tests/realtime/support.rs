@@ -7,6 +7,7 @@ use futures_util::{SinkExt, StreamExt};
 use geocache_emulator::db::DbLocation;
 use geocache_emulator::keys::DEFAULT_JWT_SECRET;
 use geocache_emulator::realtime::RealtimeLimits;
+use geocache_emulator::server::ConnectionLimits;
 use geocache_emulator::state::AppState;
 use http_body_util::BodyExt;
 use serde_json::{json, Value};
@@ -33,6 +34,11 @@ impl Server {
     }
 
     pub async fn with_limits(limits: RealtimeLimits) -> Server {
+        Server::with_all_limits(limits, ConnectionLimits::default()).await
+    }
+
+    /// With the HTTP listener's limits too.
+    pub async fn with_all_limits(limits: RealtimeLimits, connections: ConnectionLimits) -> Server {
         let state = AppState::open(&DbLocation::Memory, DEFAULT_JWT_SECRET)
             .unwrap()
             .with_realtime_limits(limits);
@@ -41,7 +47,7 @@ impl Server {
         let (stop, stopped) = oneshot::channel::<()>();
         let served = state.clone();
         tokio::spawn(async move {
-            geocache_emulator::run(listener, served, async {
+            geocache_emulator::run_with_limits(listener, served, connections, async {
                 let _ = stopped.await;
             })
             .await
