@@ -225,6 +225,24 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
+describe('the logbook with a client built without realtime', () => {
+  it('says so on the console and shows what its reads bring', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      vi.mocked(getClient).mockReturnValue({ listEntries, signLogbook } as unknown as ReturnType<typeof getClient>);
+      listEntries.mockResolvedValueOnce(fakeEntryList([ann]));
+      render(<Logbook />);
+      await waitFor(() => expect(shownNames()).toEqual(['Ann']));
+      expect(warn).toHaveBeenCalledWith(
+        'Live entries: this build of the client has no realtime channels; new entries show after a reload.',
+      );
+      expect(listEntries).toHaveBeenCalledTimes(1);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+});
+
 describe('the live logbook on a device that keeps a copy', () => {
   it('adds the entries that arrive to the device copy, so the next visit shows them at once', async () => {
     await renderSubscribed([bo, ann]);
