@@ -49,9 +49,11 @@ export function useLiveEntries({ source, base, baseReady, readNewer, onArrived, 
   const receive = useCallback((entries: readonly KeptEntry[], caughtUp: boolean) => {
     const now = latest.current;
     const before = new Set(now.arrived.map((entry) => entry.id));
-    const fresh = entries.filter((entry) => !now.baseIds.has(entry.id) && !before.has(entry.id));
+    // Rows the reads already show stay theirs (a catch-up read's minute of overlap is mostly such rows).
+    const unread = entries.filter((entry) => !now.baseIds.has(entry.id));
+    const fresh = unread.filter((entry) => !before.has(entry.id));
     if (fresh.length === 0 && !caughtUp) return;
-    const next = addArrivals(now.arrived, entries);
+    const next = addArrivals(now.arrived, unread);
     now.arrived = next;
     setArrived(next);
     if (fresh.length > 0) now.onArrived(fresh);
