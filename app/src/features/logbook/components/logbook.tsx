@@ -28,22 +28,22 @@ const same = (a: NewEntry, b: NewEntry) => a.name === b.name && a.message === b.
  * polite live region saying how things stand.
  */
 export function Logbook() {
-  const { entries: readEntries, fromDevice, updatedAt, read, reload } = useLogEntries();
+  const { entries, fromDevice, updatedAt, read, reload } = useLogEntries();
   const [fields, setFields] = useState<SignFields>(EMPTY);
-  const [signStatus, setStatus] = useState('');
-  const clearStatus = useCallback(() => setStatus(''), []);
+  const [signStatus, setSignStatus] = useState('');
+  const clearStatus = useCallback(() => setSignStatus(''), []);
   const live = useLiveLogbook({
     source: liveChannel,
     readNewer,
-    base: readEntries,
+    base: entries,
     baseReady: read !== 'loading',
     onAnnounce: clearStatus,
   });
-  const { entries, quiet, expectOwn } = live;
+  const { quiet, expectOwn } = live;
   // The live region says what happened last: a sign's outcome, or the entries that arrived since.
-  const setSignStatus = useCallback(
+  const say = useCallback(
     (message: string) => {
-      setStatus(message);
+      setSignStatus(message);
       quiet();
     },
     [quiet],
@@ -54,17 +54,17 @@ export function Logbook() {
       for (const item of items) expectOwn(item);
       // The fields keep a waiting sign's text until it is stored.
       setFields((now) => (items.some((item) => same(item, now)) ? EMPTY : now));
-      setSignStatus(STATUS.sent);
+      say(STATUS.sent);
       reload();
     },
-    [reload, expectOwn, setSignStatus],
+    [reload, expectOwn, say],
   );
   const onRefused = useCallback(
     (error: OutboxDeliveryError) => {
       console.error('Error inserting log:', error);
-      setSignStatus(STATUS.notSigned(notSignedReason(error)));
+      say(STATUS.notSigned(notSignedReason(error)));
     },
-    [setSignStatus],
+    [say],
   );
   const outbox = useOutbox({ onDelivered, onRefused, onChanged: reload });
 
@@ -75,33 +75,34 @@ export function Logbook() {
   });
 
   async function handleSign(entry: SignFields) {
-    setSignStatus(STATUS.signing);
+    say(STATUS.signing);
     expectOwn(entry);
     const result = await sign(entry);
     if (result.status === 'signed') {
       setFields((now) => (same(now, entry) ? EMPTY : now));
-      setSignStatus(STATUS.signed);
+      say(STATUS.signed);
       reload();
     } else if (result.status === 'saved') {
-      setSignStatus(STATUS.saved);
+      say(STATUS.saved);
     } else if (result.status === 'failed') {
-      setSignStatus(STATUS.notSigned(notSignedReason(result.error)));
+      say(STATUS.notSigned(notSignedReason(result.error)));
     }
   }
 
-  const listStatus = useListStatus({ read, count: entries.length, fromDevice });
+  const readStatus = useListStatus({ read, count: live.entries.length, fromDevice });
+  const listStatus = live.arrived > 0 ? STATUS.arrived(live.arrived) : readStatus;
 
   return (
     <main className="logbook">
       <h1>{LOGBOOK_TITLE}</h1>
       <SignForm fields={fields} onChange={setFields} onSign={(entry) => void handleSign(entry)} pending={pending} />
-      <LiveRegion message={signStatus || (live.arrived > 0 ? STATUS.arrived(live.arrived) : listStatus)} />
+      <LiveRegion message={signStatus || listStatus} />
       <section className="logbook-entries" aria-labelledby="logbook-entries-heading">
         <h2 id="logbook-entries-heading">Logbook Entries</h2>
         <LastUpdated at={updatedAt} />
         <PendingSigns items={outbox.pending} />
         {entries.length === 0 && read === 'loading' ? <p className="list-note">{STATUS.loading}</p> : null}
-        <EntryList entries={entries} />
+        <EntryList entries={live.entries} />
       </section>
     </main>
   );
