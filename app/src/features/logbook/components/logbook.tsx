@@ -1,8 +1,8 @@
 import { useCallback, useState } from 'react';
 import { LOGBOOK_TITLE } from '@/content/logbook-title';
-import { useSignLogbook, type NewEntry } from '../api/sign-logbook';
 import { liveChannel } from '../api/live-channel';
 import { readNewer } from '../api/read-newer';
+import { useSignLogbook, type NewEntry } from '../api/sign-logbook';
 import { useLogEntries } from '../api/use-log-entries';
 import { useLiveLogbook } from '../live/use-live-logbook';
 import type { OutboxDeliveryError } from '../outbox/deliver';
