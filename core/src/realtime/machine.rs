@@ -262,7 +262,7 @@ impl Realtime {
 
     /// The access token changed (a sign-in, a refresh, a sign-out: `None`). Joined channels
     /// get an `access_token` push; later joins carry it.
-    pub fn set_access_token(&mut self, token: Option<String>, _now: UnixTime) -> Vec<Action> {
+    pub fn set_access_token(&mut self, token: Option<String>) -> Vec<Action> {
         if token == self.token {
             return Vec::new();
         }

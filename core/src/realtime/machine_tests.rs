@@ -487,19 +487,17 @@ fn unsubscribing_a_channel_never_joined_closes_at_once() {
 fn a_new_token_is_pushed_to_joined_channels_and_carried_by_later_joins() {
     let (mut realtime, room, join) = joined(ChannelOptions::default(), &[]);
     assert_eq!(join[4]["access_token"], "key");
-    let actions = realtime.set_access_token(Some("jwt-1".into()), at(1.0));
+    let actions = realtime.set_access_token(Some("jwt-1".into()));
     let push = sent(&actions).remove(0);
     assert_eq!(
         push,
         json!([join[0], push[1], TOPIC, "access_token", {"access_token": "jwt-1"}])
     );
-    assert!(realtime
-        .set_access_token(Some("jwt-1".into()), at(2.0))
-        .is_empty());
+    assert!(realtime.set_access_token(Some("jwt-1".into())).is_empty());
     // A signed-out client sends the key again.
-    let actions = realtime.set_access_token(None, at(3.0));
+    let actions = realtime.set_access_token(None);
     assert_eq!(sent(&actions)[0][4], json!({"access_token": "key"}));
-    realtime.set_access_token(Some("jwt-2".into()), at(4.0));
+    realtime.set_access_token(Some("jwt-2".into()));
     let error = text(json!([join[0], null, TOPIC, "phx_error", {}]));
     realtime.received(&error, at(5.0));
     let rejoin = sent(&realtime.tick(at(6.0))).remove(0);
@@ -511,9 +509,7 @@ fn a_new_token_is_pushed_to_joined_channels_and_carried_by_later_joins() {
 fn a_token_set_before_joining_goes_in_the_join_only() {
     let mut realtime = realtime(Vsn::V2);
     let room = realtime.channel("room", ChannelOptions::default());
-    assert!(realtime
-        .set_access_token(Some("jwt".into()), at(0.0))
-        .is_empty());
+    assert!(realtime.set_access_token(Some("jwt".into())).is_empty());
     realtime.subscribe(room, at(0.0)).unwrap();
     let join = sent(&realtime.opened(at(0.0))).remove(0);
     assert_eq!(join[4]["access_token"], "jwt");

@@ -106,7 +106,7 @@ impl RealtimeChannel {
             let token = tokens.current().await;
             client.end_subscribing(id);
             let subscribed = client.run(|machine, now| {
-                let mut actions = machine.set_access_token(token, now);
+                let mut actions = machine.set_access_token(token);
                 match machine.subscribe(id, now) {
                     Ok(more) => {
                         actions.extend(more);

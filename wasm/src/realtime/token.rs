@@ -59,7 +59,7 @@ impl SessionFollower {
                 } else {
                     None
                 };
-                realtime.run(|machine, now| ((), machine.set_access_token(token, now)));
+                realtime.run(|machine, _| ((), machine.set_access_token(token)));
             },
         );
         auth.subscribers().add(
