@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { contentSecurityPolicy } from './csp.ts';
+import { contentSecurityPolicy, socketOrigin } from './csp.ts';
 
 /** The policy as a map of directive name to its sources. */
 function directives(policy: string): Record<string, string[]> {
@@ -20,7 +20,7 @@ describe('contentSecurityPolicy', () => {
       'style-src': ["'self'"],
       'img-src': ["'self'", 'data:'],
       'font-src': ["'self'"],
-      'connect-src': ["'self'", 'https://abc.supabase.co'],
+      'connect-src': ["'self'", 'https://abc.supabase.co', 'wss://abc.supabase.co'],
       'manifest-src': ["'self'"],
       'worker-src': ["'self'"],
       'object-src': ["'none'"],
@@ -33,8 +33,27 @@ describe('contentSecurityPolicy', () => {
     expect(directives(contentSecurityPolicy(null))['connect-src']).toEqual(["'self'"]);
   });
 
+  it('allows the emulator\'s plain WebSocket origin for an http:// backend, port kept', () => {
+    expect(directives(contentSecurityPolicy('http://127.0.0.1:54321'))['connect-src']).toEqual([
+      "'self'",
+      'http://127.0.0.1:54321',
+      'ws://127.0.0.1:54321',
+    ]);
+  });
+
   it('never allows inline code or eval', () => {
     const policy = contentSecurityPolicy('http://127.0.0.1:54321');
-    expect(policy).not.toMatch(/unsafe-inline|'unsafe-eval'|\*|https?:(?!\/\/127\.0\.0\.1:54321)/);
+    expect(policy).not.toMatch(/unsafe-inline|'unsafe-eval'|\*|(https?|wss?):(?!\/\/127\.0\.0\.1:54321)/);
+  });
+});
+
+describe('socketOrigin', () => {
+  it('maps https to wss and http to ws, keeping host and port', () => {
+    expect(socketOrigin('https://abc.supabase.co')).toBe('wss://abc.supabase.co');
+    expect(socketOrigin('http://localhost:8080')).toBe('ws://localhost:8080');
+  });
+
+  it('refuses an origin that is not HTTP(S)', () => {
+    expect(() => socketOrigin('ftp://example.com')).toThrow('the backend origin is not HTTP(S): ftp://example.com');
   });
 });

@@ -19,6 +19,13 @@ export const USAGE = `Usage: npm run bench -- [options]
   --mobile-only        only the mobile profile and the wasm breakdown (writes mobile.* and wasm-functions.md,
                        leaves latest.* as they are)
   --no-mobile          skip the mobile profile
+
+  The live logbook (an insert over REST to the open page painting it; the heap of a page left open):
+  --live-size N        the entry count of the live logbook (default 10000)
+  --live-samples K     inserts timed one at a time (default 50; 10 with --quick)
+  --live-seconds S     how long the page stays open with an insert every second (default 600; 60 with --quick)
+  --live-only          only the live logbook (writes live.*, leaves the other results as they are)
+  --no-live            skip the live logbook
   --help               this text`;
 
 /**
@@ -36,6 +43,10 @@ export const USAGE = `Usage: npm run bench -- [options]
  * @property {number} mobileRuns          runs per page and N under the mobile profile
  * @property {boolean} desktop            run the existing measurements (not with --mobile-only)
  * @property {boolean} mobile             run the mobile profile (not with --no-mobile)
+ * @property {boolean} live               run the live logbook (not with --no-live)
+ * @property {number} liveSize            entries in the live logbook
+ * @property {number} liveSamples         inserts timed one at a time
+ * @property {number} liveSeconds         seconds of the heap run
  * @property {boolean} help
  */
 
@@ -70,6 +81,11 @@ export function parseOptions(argv) {
       'mobile-runs': { type: 'string' },
       'mobile-only': { type: 'boolean', default: false },
       'no-mobile': { type: 'boolean', default: false },
+      'live-size': { type: 'string' },
+      'live-samples': { type: 'string' },
+      'live-seconds': { type: 'string' },
+      'live-only': { type: 'boolean', default: false },
+      'no-live': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -84,6 +100,9 @@ export function parseOptions(argv) {
   const runs = values.runs !== undefined ? positiveInteger('--runs', values.runs) : null;
   const largest = sizes[sizes.length - 1];
   if (values['mobile-only'] && values['no-mobile']) throw new Error('--mobile-only and --no-mobile exclude each other');
+  if (values['live-only'] && values['no-live']) throw new Error('--live-only and --no-live exclude each other');
+  if (values['live-only'] && values['mobile-only']) throw new Error('--live-only and --mobile-only exclude each other');
+  const liveOnly = Boolean(values['live-only']);
   const mobileSizes =
     values['mobile-sizes'] !== undefined
       ? values['mobile-sizes'].split(',').map((part) => positiveInteger('--mobile-sizes', part.trim()))
@@ -103,8 +122,12 @@ export function parseOptions(argv) {
     keepTemp: Boolean(values['keep-temp']),
     mobileSizes,
     mobileRuns: values['mobile-runs'] !== undefined ? positiveInteger('--mobile-runs', values['mobile-runs']) : quick ? 1 : 3,
-    desktop: !values['mobile-only'],
-    mobile: !values['no-mobile'],
+    desktop: !values['mobile-only'] && !liveOnly,
+    mobile: !values['no-mobile'] && !liveOnly,
+    live: !values['no-live'] && !values['mobile-only'],
+    liveSize: values['live-size'] !== undefined ? positiveInteger('--live-size', values['live-size']) : 10_000,
+    liveSamples: values['live-samples'] !== undefined ? positiveInteger('--live-samples', values['live-samples']) : quick ? 10 : 50,
+    liveSeconds: values['live-seconds'] !== undefined ? positiveInteger('--live-seconds', values['live-seconds'], 6) : quick ? 60 : 600,
     help: Boolean(values.help),
   };
 }

@@ -50,3 +50,22 @@ test('--mobile-only and --no-mobile choose the parts; mobile sizes and runs are 
   assert.throws(() => parseOptions(['--mobile-runs', '0']), /--mobile-runs must be a whole number/);
   assert.throws(() => parseOptions(['--mobile-sizes', 'ten']), /--mobile-sizes/);
 });
+
+test('the live logbook runs at N = 10,000 with 50 timed inserts and a 10-minute heap run (a minute with --quick)', () => {
+  const options = parseOptions([]);
+  assert.deepEqual([options.live, options.liveSize, options.liveSamples, options.liveSeconds], [true, 10_000, 50, 600]);
+  const quick = parseOptions(['--quick']);
+  assert.deepEqual([quick.liveSamples, quick.liveSeconds], [10, 60]);
+  assert.equal(parseOptions(['--mobile-only']).live, false);
+});
+
+test('--live-only and --no-live choose the parts; live sizes, samples and seconds are checked', () => {
+  const only = parseOptions(['--live-only', '--live-seconds', '90', '--live-samples', '5', '--live-size', '1000']);
+  assert.deepEqual([only.desktop, only.mobile, only.live], [false, false, true]);
+  assert.deepEqual([only.liveSize, only.liveSamples, only.liveSeconds], [1000, 5, 90]);
+  assert.deepEqual([parseOptions(['--no-live']).live, parseOptions(['--no-live']).desktop], [false, true]);
+  assert.throws(() => parseOptions(['--live-only', '--no-live']), /exclude each other/);
+  assert.throws(() => parseOptions(['--live-only', '--mobile-only']), /exclude each other/);
+  assert.throws(() => parseOptions(['--live-seconds', '5']), /--live-seconds must be a whole number >= 6/);
+  assert.throws(() => parseOptions(['--live-samples', '0']), /--live-samples/);
+});

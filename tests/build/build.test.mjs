@@ -14,6 +14,8 @@ import { repoRoot } from '../../scripts/lib/repo.mjs';
 import { buildApp } from '../../scripts/lib/vite.mjs';
 
 const BACKEND = 'https://abcdefghijklmnopqrst.supabase.co';
+/** The backend's origin as a WebSocket (the live logbook): under CSP 3 an https:// source does not match wss://. */
+const BACKEND_SOCKET = 'wss://abcdefghijklmnopqrst.supabase.co';
 const ANON_KEY = 'eyJhbGciOiJIUzI1NiJ9.eyJyb2xlIjoiYW5vbiJ9.c2lnbmF0dXJl';
 const OPEN_WARNING = 'geocache: the logbook is open (VITE_LOGBOOK_OPEN=true) but its client rejects the configuration: ';
 
@@ -97,14 +99,14 @@ describe('npm run build with a hosted project configured and the logbook open', 
     assert.ok(output.includes(`geocache: logbook open; backend ${BACKEND}`), output.join('\n'));
   });
 
-  test('the Content-Security-Policy allows own scripts, wasm compilation and the backend origin only', () => {
+  test('the Content-Security-Policy allows own scripts, wasm compilation and the backend origin (HTTPS and WSS) only', () => {
     assert.deepEqual(policyOf(html), {
       'default-src': ["'none'"],
       'script-src': ["'self'", "'wasm-unsafe-eval'"],
       'style-src': ["'self'"],
       'img-src': ["'self'", 'data:'],
       'font-src': ["'self'"],
-      'connect-src': ["'self'", BACKEND],
+      'connect-src': ["'self'", BACKEND, BACKEND_SOCKET],
       'manifest-src': ["'self'"],
       'worker-src': ["'self'"],
       'object-src': ["'none'"],
@@ -216,7 +218,7 @@ describe('the publishable key', () => {
     });
     assert.deepEqual(output.filter((line) => line.startsWith(OPEN_WARNING)), []);
     const html = await readFile(path.join(outDir, 'index.html'), 'utf8');
-    assert.deepEqual(policyOf(html)['connect-src'], ["'self'", BACKEND]);
+    assert.deepEqual(policyOf(html)['connect-src'], ["'self'", BACKEND, BACKEND_SOCKET]);
   });
 
   test('both names set to the same key are accepted', async () => {

@@ -22,7 +22,8 @@ test.describe('the open logbook', () => {
     await expect(logbookPage(page).heading).toBeVisible();
     const policy = await pagePolicy(page);
     expect(policy['script-src']).toEqual(["'self'", "'wasm-unsafe-eval'"]);
-    expect(policy['connect-src']).toEqual(["'self'", new URL(stack.emulator.url).origin]);
+    const backend = new URL(stack.emulator.url);
+    expect(policy['connect-src']).toEqual(["'self'", backend.origin, `ws://${backend.host}`]);
     expect(policy['default-src']).toEqual(["'none'"]);
     expect(policy['object-src']).toEqual(["'none'"]);
   });

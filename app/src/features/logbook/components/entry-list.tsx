@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { measureElement, useWindowVirtualizer } from '@tanstack/react-virtual';
 import type { EntryRows } from '../api/entry-types';
+import { useKeepAnchor } from '../live/keep-anchor';
 import { EntryContent } from './entry-content';
 import { RowReader } from './row-reader';
 import { TypicalHeight } from './typical-height';
@@ -39,6 +40,8 @@ export function EntryList({ entries }: EntryListProps) {
     // Measured heights follow the entry, not its position, across reloads.
     getItemKey: (index) => rows.id(index),
   });
+  // Entries arriving at the top while the reader is further down do not move what they read.
+  useKeepAnchor(virtualizer, entries.length > 0 ? rows.id(0) : undefined);
   const cards = virtualizer.getVirtualItems();
   const first = cards[0];
   const last = cards[cards.length - 1];

@@ -1,8 +1,11 @@
 import { useCallback, useState } from 'react';
 import { LOGBOOK_TITLE } from '@/content/logbook-title';
+import { liveChannel } from '../api/live-channel';
+import { readNewer } from '../api/read-newer';
 import { useSignLogbook, type NewEntry } from '../api/sign-logbook';
 import { useClientReady } from '../api/use-client-ready';
 import { useLogEntries } from '../api/use-log-entries';
+import { useLiveLogbook } from '../live/use-live-logbook';
 import type { OutboxDeliveryError } from '../outbox/deliver';
 import type { OutboxItem } from '../outbox/plain-request';
 import { useOutbox } from '../outbox/use-outbox';
@@ -22,27 +25,49 @@ const same = (a: NewEntry, b: NewEntry) => a.name === b.name && a.message === b.
 
 /**
  * The open logbook: the form to sign it, the signs waiting on this device, and every entry, newest first (the
- * device's copy until the first page of this visit arrives), with one polite live region saying how things stand.
+ * device's copy until the first page of this visit arrives) and those signed elsewhere since, as they arrive, with one
+ * polite live region saying how things stand.
  */
 export function Logbook() {
   const { entries, fromDevice, updatedAt, read, reload } = useLogEntries();
   const ready = useClientReady();
   const [fields, setFields] = useState<SignFields>(EMPTY);
   const [signStatus, setSignStatus] = useState('');
+  const clearStatus = useCallback(() => setSignStatus(''), []);
+  const live = useLiveLogbook({
+    source: liveChannel,
+    readNewer,
+    base: entries,
+    baseReady: read !== 'loading',
+    onAnnounce: clearStatus,
+  });
+  const { quiet, expectOwn } = live;
+  // The live region says what happened last: a sign's outcome, or the entries that arrived since.
+  const say = useCallback(
+    (message: string) => {
+      setSignStatus(message);
+      quiet();
+    },
+    [quiet],
+  );
 
   const onDelivered = useCallback(
     (items: readonly OutboxItem[]) => {
+      for (const item of items) expectOwn(item);
       // The fields keep a waiting sign's text until it is stored.
       setFields((now) => (items.some((item) => same(item, now)) ? EMPTY : now));
-      setSignStatus(STATUS.sent);
+      say(STATUS.sent);
       reload();
     },
-    [reload],
+    [reload, expectOwn, say],
   );
-  const onRefused = useCallback((error: OutboxDeliveryError) => {
-    console.error('Error inserting log:', error);
-    setSignStatus(STATUS.notSigned(notSignedReason(error)));
-  }, []);
+  const onRefused = useCallback(
+    (error: OutboxDeliveryError) => {
+      console.error('Error inserting log:', error);
+      say(STATUS.notSigned(notSignedReason(error)));
+    },
+    [say],
+  );
   const outbox = useOutbox({ onDelivered, onRefused, onChanged: reload });
 
   const { sign, pending } = useSignLogbook({
@@ -52,20 +77,22 @@ export function Logbook() {
   });
 
   async function handleSign(entry: SignFields) {
-    setSignStatus(STATUS.signing);
+    say(STATUS.signing);
+    expectOwn(entry);
     const result = await sign(entry);
     if (result.status === 'signed') {
       setFields((now) => (same(now, entry) ? EMPTY : now));
-      setSignStatus(STATUS.signed);
+      say(STATUS.signed);
       reload();
     } else if (result.status === 'saved') {
-      setSignStatus(STATUS.saved);
+      say(STATUS.saved);
     } else if (result.status === 'failed') {
-      setSignStatus(STATUS.notSigned(notSignedReason(result.error)));
+      say(STATUS.notSigned(notSignedReason(result.error)));
     }
   }
 
-  const listStatus = useListStatus({ read, count: entries.length, fromDevice });
+  const readStatus = useListStatus({ read, count: live.entries.length, fromDevice });
+  const listStatus = live.arrived > 0 ? STATUS.arrived(live.arrived) : readStatus;
 
   return (
     <main className="logbook">
@@ -77,7 +104,7 @@ export function Logbook() {
         <LastUpdated at={updatedAt} />
         <PendingSigns items={outbox.pending} />
         {entries.length === 0 && read === 'loading' ? <p className="list-note">{STATUS.loading}</p> : null}
-        <EntryList entries={entries} />
+        <EntryList entries={live.entries} />
       </section>
     </main>
   );

@@ -8,4 +8,6 @@ export const STATUS = {
   saved: 'Saved on this device: it will be sent when the connection returns.',
   sent: 'Signed: the sign saved on this device was sent.',
   notSigned: (reason: string) => `Not signed: ${reason}.`,
+  /** Entries signed elsewhere shown since the last other message; the count makes each arrival a new announcement. */
+  arrived: (count: number) => (count === 1 ? 'A new entry arrived.' : `${count} new entries arrived.`),
 } as const;

@@ -1,0 +1,262 @@
+import 'fake-indexeddb/auto';
+import { IDBFactory } from 'fake-indexeddb';
+import { StrictMode } from 'react';
+import { act, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { expectConsoleErrors } from '@/testing/console';
+import { fakeEntryList } from '@/testing/fake-entry-list';
+import { getClient } from '../api/client';
+import type { EntryList, ListOptions, LogEntry } from '../api/entry-types';
+import type { NewEntry } from '../api/sign-logbook';
+import { openDeviceCopy } from '../device-copy/copy-store';
+import type { LiveStatus } from '../live/live-entries';
+import { Logbook } from './logbook';
+
+vi.mock('../api/client', () => ({ getClient: vi.fn() }));
+
+/** The client's realtime channel as supabase-js shapes it, driven by the test. */
+class FakeChannel {
+  readonly joins: { type: string; filter: unknown }[] = [];
+  insert: ((payload: { new: unknown }) => void) | undefined;
+  status: ((status: LiveStatus, error?: unknown) => void) | undefined;
+  on(type: string, filter: unknown, callback: (payload: { new: unknown }) => void) {
+    this.joins.push({ type, filter });
+    this.insert = callback;
+    return this;
+  }
+  subscribe(callback: (status: LiveStatus, error?: unknown) => void) {
+    this.status = callback;
+    return this;
+  }
+}
+
+const listEntries = vi.fn<(options?: ListOptions) => Promise<EntryList>>();
+const signLogbook = vi.fn<(entry: NewEntry) => Promise<void>>();
+const removeChannel = vi.fn<(channel: FakeChannel) => Promise<string>>();
+let channels: FakeChannel[] = [];
+const channel = vi.fn((_name: string, _options: unknown) => {
+  const made = new FakeChannel();
+  channels.push(made);
+  return made;
+});
+
+beforeEach(async () => {
+  // The previous test's logbook leaves its channel at the end of the task it closed in.
+  await new Promise((resolve) => setTimeout(resolve));
+  // A device that keeps a copy, empty at first: the first read is whole.
+  vi.stubGlobal('indexedDB', new IDBFactory());
+  channels = [];
+  listEntries.mockReset();
+  signLogbook.mockReset();
+  removeChannel.mockReset().mockResolvedValue('ok');
+  channel.mockClear();
+  vi.mocked(getClient).mockReset();
+  vi.mocked(getClient).mockReturnValue({ listEntries, signLogbook, channel, removeChannel } as unknown as ReturnType<
+    typeof getClient
+  >);
+});
+
+const ann: LogEntry = { id: 1, created_at: '2024-05-01T10:00:00+00:00', name: 'Ann', message: 'First!' };
+const bo: LogEntry = { id: 2, created_at: '2024-05-02T10:00:00+00:00', name: 'Bo', message: 'TFTC' };
+const cy: LogEntry = { id: 3, created_at: '2024-05-03T10:00:00.250+00:00', name: 'Cy', message: 'Hi' };
+const dee: LogEntry = { id: 4, created_at: '2024-05-04T10:00:00+00:00', name: 'Dee', message: 'Yo' };
+
+function shownNames() {
+  return screen.queryAllByTestId('log-entry').map((card) => card.querySelector('[dir="auto"]')?.textContent);
+}
+function status() {
+  return screen.getByTestId('logbook-status');
+}
+function live(): FakeChannel {
+  const last = channels[channels.length - 1];
+  if (!last) throw new Error('no channel was opened');
+  return last;
+}
+
+/** Renders the logbook, waits for its first read, and subscribes its channel (which asks for a catch-up read). */
+async function renderSubscribed(entries: LogEntry[], catchUp: LogEntry[] = []) {
+  listEntries.mockResolvedValueOnce(fakeEntryList(entries));
+  const view = render(<Logbook />);
+  await waitFor(() => expect(shownNames()).toHaveLength(entries.length));
+  listEntries.mockResolvedValueOnce(fakeEntryList(catchUp));
+  act(() => live().status?.('SUBSCRIBED'));
+  await waitFor(() => expect(listEntries).toHaveBeenCalledTimes(2));
+  await act(() => Promise.resolve());
+  return view;
+}
+
+function insert(row: unknown) {
+  act(() => live().insert?.({ new: row }));
+}
+
+describe('the live logbook', () => {
+  it('listens for inserts into public.geocache_logs on one channel', async () => {
+    await renderSubscribed([ann]);
+    expect(channel).toHaveBeenCalledTimes(1);
+    expect(channel).toHaveBeenCalledWith('geocache_logs', { config: {} });
+    expect(live().joins).toEqual([
+      { type: 'postgres_changes', filter: { event: 'INSERT', schema: 'public', table: 'geocache_logs' } },
+    ]);
+  });
+
+  it('shows an entry signed elsewhere on top, without a read, and announces it', async () => {
+    await renderSubscribed([bo, ann]);
+    insert({ ...cy, extra_column: true });
+    expect(shownNames()).toEqual(['Cy', 'Bo', 'Ann']);
+    expect(status()).toHaveTextContent(/^A new entry arrived\.$/);
+    insert(dee);
+    expect(shownNames()).toEqual(['Dee', 'Cy', 'Bo', 'Ann']);
+    // A changed text is announced again.
+    expect(status()).toHaveTextContent(/^2 new entries arrived\.$/);
+    expect(listEntries).toHaveBeenCalledTimes(2);
+  });
+
+  it('shows each id once: an insert already listed, or received twice, is neither repeated nor announced', async () => {
+    await renderSubscribed([bo, ann]);
+    insert(bo);
+    expect(shownNames()).toEqual(['Bo', 'Ann']);
+    expect(status()).toHaveTextContent(/^$/);
+    insert(cy);
+    insert(cy);
+    expect(shownNames()).toEqual(['Cy', 'Bo', 'Ann']);
+    expect(status()).toHaveTextContent(/^A new entry arrived\.$/);
+  });
+
+  it('shows this page\'s own sign once, and keeps saying "Signed." rather than announcing it as new', async () => {
+    await renderSubscribed([ann]);
+    const signed = { id: 9, created_at: '2024-06-01T00:00:00+00:00', name: 'Me', message: 'Mine' };
+    signLogbook.mockResolvedValue(undefined);
+    listEntries.mockResolvedValueOnce(fakeEntryList([ann]));
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Name:'), 'Me');
+    await user.type(screen.getByLabelText('Message:'), 'Mine');
+    await user.click(screen.getByRole('button', { name: 'Sign Logbook' }));
+    await waitFor(() => expect(status()).toHaveTextContent(/^Signed\.$/));
+    await waitFor(() => expect(listEntries).toHaveBeenCalledTimes(3));
+    // The insert's event comes after the sign's reply and the reload's read.
+    insert(signed);
+    expect(shownNames()).toEqual(['Me', 'Ann']);
+    expect(status()).toHaveTextContent(/^Signed\.$/);
+    // Someone else's sign with other words is announced.
+    insert({ ...signed, id: 10, created_at: '2024-06-01T00:00:01+00:00', message: 'Not mine' });
+    expect(shownNames()).toEqual(['Me', 'Me', 'Ann']);
+    expect(status()).toHaveTextContent(/^A new entry arrived\.$/);
+  });
+
+  it('after a reconnect reads the rows from a minute before the newest shown, and merges them by id', async () => {
+    await renderSubscribed([bo, ann]);
+    insert(cy);
+    act(() => live().status?.('CLOSED'));
+    // Missed while the socket was down: Dee; Cy comes back in the overlap and stays shown once.
+    listEntries.mockResolvedValueOnce(fakeEntryList([dee, cy]));
+    act(() => live().status?.('SUBSCRIBED'));
+    await waitFor(() => expect(shownNames()).toEqual(['Dee', 'Cy', 'Bo', 'Ann']));
+    expect(listEntries).toHaveBeenCalledTimes(3);
+    expect(listEntries.mock.calls[2]?.[0]?.since).toBe('2024-05-03T09:59:00.250Z');
+    expect(status()).toHaveTextContent(/^2 new entries arrived\.$/);
+  });
+
+  it('catches up after the first subscription too, once the first read has settled', async () => {
+    let answer: (list: EntryList) => void = () => undefined;
+    listEntries.mockReturnValueOnce(new Promise((resolve) => (answer = resolve)));
+    listEntries.mockResolvedValueOnce(fakeEntryList([bo, ann]));
+    render(<Logbook />);
+    // Subscribed before the first read arrived: no catch-up yet (it would race the read).
+    act(() => live().status?.('SUBSCRIBED'));
+    await waitFor(() => expect(listEntries).toHaveBeenCalledTimes(1));
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(listEntries).toHaveBeenCalledTimes(1);
+    act(() => answer(fakeEntryList([ann])));
+    await waitFor(() => expect(shownNames()).toEqual(['Bo', 'Ann']));
+    expect(listEntries).toHaveBeenCalledTimes(2);
+    expect(listEntries.mock.calls[1]?.[0]?.since).toBe('2024-05-01T09:59:00.000Z');
+  });
+
+  it('logs a catch-up that fails and keeps what is shown', async () => {
+    await renderSubscribed([ann]);
+    const error = new Error('offline');
+    listEntries.mockRejectedValueOnce(error);
+    act(() => live().status?.('SUBSCRIBED'));
+    await waitFor(() => expectConsoleErrors([['Error catching up on the logbook:', error]]));
+    expect(shownNames()).toEqual(['Ann']);
+  });
+
+  it('skips a row that is not an entry, logging it', async () => {
+    await renderSubscribed([ann]);
+    const row = { id: 'x', name: 'Bad' };
+    insert(row);
+    expect(shownNames()).toEqual(['Ann']);
+    expectConsoleErrors([['Error reading a new entry:', row]]);
+  });
+
+  it('keeps one channel across StrictMode\'s second mount, tells it the status, and leaves it when the logbook closes', async () => {
+    listEntries.mockImplementation(() => Promise.resolve(fakeEntryList([ann])));
+    const view = render(
+      <StrictMode>
+        <Logbook />
+      </StrictMode>,
+    );
+    await waitFor(() => expect(shownNames()).toEqual(['Ann']));
+    act(() => live().status?.('SUBSCRIBED'));
+    await waitFor(() => expect(listEntries.mock.calls.some(([options]) => options?.since !== undefined)).toBe(true));
+    expect(channel).toHaveBeenCalledTimes(1);
+    expect(removeChannel).not.toHaveBeenCalled();
+    insert(bo);
+    expect(shownNames()).toEqual(['Bo', 'Ann']);
+    view.unmount();
+    await waitFor(() => expect(removeChannel).toHaveBeenCalledTimes(1));
+    expect(removeChannel).toHaveBeenCalledWith(live());
+  });
+
+  it('a logbook opened again while the channel is joined hears that it is subscribed, and catches up', async () => {
+    const first = await renderSubscribed([ann]);
+    first.unmount();
+    listEntries.mockResolvedValueOnce(fakeEntryList([ann]));
+    listEntries.mockResolvedValueOnce(fakeEntryList([bo, ann]));
+    render(<Logbook />);
+    await waitFor(() => expect(shownNames()).toEqual(['Bo', 'Ann']));
+    expect(channel).toHaveBeenCalledTimes(1);
+    expect(removeChannel).not.toHaveBeenCalled();
+  });
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('the logbook with a client built without realtime', () => {
+  it('says so on the console and shows what its reads bring', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      vi.mocked(getClient).mockReturnValue({ listEntries, signLogbook } as unknown as ReturnType<typeof getClient>);
+      listEntries.mockResolvedValueOnce(fakeEntryList([ann]));
+      render(<Logbook />);
+      await waitFor(() => expect(shownNames()).toEqual(['Ann']));
+      expect(warn).toHaveBeenCalledWith(
+        'Live entries: this build of the client has no realtime channels; new entries show after a reload.',
+      );
+      expect(listEntries).toHaveBeenCalledTimes(1);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+});
+
+describe('the live logbook on a device that keeps a copy', () => {
+  it('adds the entries that arrive to the device copy, so the next visit shows them at once', async () => {
+    await renderSubscribed([bo, ann]);
+    const copy = await openDeviceCopy();
+    // The first read is kept whole, then the arrival is added to it.
+    await waitFor(async () => expect((await copy?.read())?.entries.map((entry) => entry.id)).toEqual([2, 1]));
+    insert(cy);
+    // Written when the page is hidden, without waiting for the batch.
+    Object.defineProperty(document, 'visibilityState', { configurable: true, value: 'hidden' });
+    try {
+      document.dispatchEvent(new Event('visibilitychange'));
+      await waitFor(async () => expect((await copy?.read())?.entries.map((entry) => entry.id)).toEqual([3, 2, 1]));
+    } finally {
+      Object.defineProperty(document, 'visibilityState', { configurable: true, value: 'visible' });
+    }
+  });
+});
