@@ -1,7 +1,7 @@
-// Playwright fixtures: every test gets its own in-memory emulator and a page server configured for it (the same
-// launchers `npm start` and `npm run preview` use), plus a record of what the page logged, requested, popped up and
-// what the Content-Security-Policy blocked. The page server is the Vite dev server (project "dev") or the production
-// build served by `vite preview` (project "production").
+// Playwright fixtures: every test gets its own emulator (in memory, or over a database file for a test that restarts
+// it) and a page server configured for it (the same launchers `npm start` and `npm run preview` use), plus a record
+// of what the page logged, requested, popped up and what the Content-Security-Policy blocked. The page server is the
+// Vite dev server (project "dev") or the production build served by `vite preview` (project "production").
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -14,9 +14,17 @@ import { buildApp, startVite, startVitePreview, type RunningVite } from '../../s
 export type PageServer = 'dev' | 'production';
 
 export interface Stack {
+  /** The running emulator; after `restartEmulator` it is the new process. */
   emulator: RunningEmulator;
   /** The page server: Vite's dev server, or `vite preview` serving the production build. */
   vite: RunningVite;
+  /**
+   * Stops the emulator (SIGTERM, then waits for it to exit) and starts it again on the same port (the page names
+   * that URL) with the same database and JWT secret; resolves with the new process once it is ready. Only a file
+   * database (`emulatorDb: 'file'`) keeps its rows across the restart. `whileDown` runs after the old process has
+   * exited and before the new one starts (e.g. to wait for the page to notice).
+   */
+  restartEmulator(whileDown?: () => Promise<void>): Promise<RunningEmulator>;
 }
 
 /** A console.error/warn/log call made by the page's code (not Chromium's own network log lines). */
@@ -38,6 +46,9 @@ export interface PageRecord {
 /** A page configuration variable a test leaves out on purpose. */
 export type PageConfigVariable = 'VITE_SUPABASE_URL' | 'VITE_SUPABASE_PUBLISHABLE_KEY';
 
+/** Where the emulator keeps its rows: in memory, or in a database file in a temporary directory of the test's own. */
+export type EmulatorDb = 'memory' | 'file';
+
 /** Which of the emulator's public keys the page is built with, under which variable. */
 export type PageKey = 'anon' | 'publishable';
 
@@ -52,6 +63,8 @@ interface Fixtures {
   pageKey: PageKey;
   /** More emulator flags for this test (e.g. `--max-rows`). */
   emulatorArgs: readonly string[];
+  /** The emulator's database; 'file' for a test that restarts the emulator and expects its rows back. */
+  emulatorDb: EmulatorDb;
   /** Set by the tests that provoke a CSP violation on purpose; any other violation fails the test. */
   expectCspViolations: boolean;
   stack: Stack;
@@ -110,6 +123,7 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
   // What owners get from a hosted project today; 'anon' is the legacy JWT key.
   pageKey: ['publishable', { option: true }],
   emulatorArgs: [[], { option: true }],
+  emulatorDb: ['memory', { option: true }],
   expectCspViolations: [false, { option: true }],
 
   productionSite: [
@@ -143,29 +157,48 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
   ],
 
   stack: async (
-    { logbookOpen, missingConfig, requestTimeoutMs, pageKey, emulatorArgs, pageServer, productionSite },
+    { logbookOpen, missingConfig, requestTimeoutMs, pageKey, emulatorArgs, emulatorDb, pageServer, productionSite },
     use,
     testInfo,
   ) => {
     const output: string[] = [];
     const log = (name: string) => (line: string) => output.push(`[${name}] ${line}`);
-    const port = pageServer === 'production' ? await productionSite.backendPort() : 0;
-    const emulator = await startEmulator({
-      port,
-      db: ':memory:',
-      jwtSecret: workerJwtSecret,
-      extraArgs: [...emulatorArgs], onOutput: log('emulator') });
+    const dataDir = emulatorDb === 'file' ? await mkdtemp(path.join(os.tmpdir(), 'geocache-e2e-data-')) : null;
+    const start = (port: number) =>
+      startEmulator({
+        port,
+        db: dataDir === null ? ':memory:' : path.join(dataDir, 'geocache.db'),
+        jwtSecret: workerJwtSecret,
+        extraArgs: [...emulatorArgs],
+        onOutput: log('emulator'),
+      });
+    let emulator: RunningEmulator | undefined;
     let vite: RunningVite | undefined;
     try {
+      emulator = await start(pageServer === 'production' ? await productionSite.backendPort() : 0);
       const env = pageEnv(emulator, logbookOpen, missingConfig, requestTimeoutMs, pageKey);
       vite =
         pageServer === 'production'
           ? await startVitePreview({ outDir: await productionSite.build(env), port: await findFreePort(), onOutput: log('preview') })
           : await startVite({ port: await findFreePort(), env, onOutput: log('vite') });
-      await use({ emulator, vite });
+      const stack: Stack = {
+        emulator,
+        vite,
+        restartEmulator: async (whileDown) => {
+          const { port } = stack.emulator;
+          const stopped = await stack.emulator.stop();
+          emulator = undefined;
+          if (stopped.signal === 'SIGKILL') throw new Error('The emulator did not exit on SIGTERM: it had to be killed.');
+          await whileDown?.();
+          stack.emulator = emulator = await start(port);
+          return emulator;
+        },
+      };
+      await use(stack);
     } finally {
       await vite?.stop();
-      await emulator.stop();
+      await emulator?.stop();
+      if (dataDir !== null) await rm(dataDir, { recursive: true, force: true });
       if (testInfo.status !== testInfo.expectedStatus) {
         await testInfo.attach('server output', { body: output.join('\n'), contentType: 'text/plain' });
       }

@@ -1,5 +1,6 @@
 // The live logbook: an entry signed elsewhere shows on an open page without a reload, once, announced; entries
-// signed while the page's socket was down show once it has reconnected; a reader further down keeps their place;
+// signed while the page's socket was down show once it has reconnected, also when the emulator itself was stopped and
+// started again; a reader further down keeps their place;
 // the teaser opens no socket.
 import type { Page } from '@playwright/test';
 import type { RunningEmulator } from '../../scripts/lib/emulator.mjs';
@@ -22,6 +23,16 @@ async function insertElsewhere(emulator: RunningEmulator, entries: { name: strin
   expect(response.status, await response.text()).toBe(201);
 }
 
+/** The entries the emulator holds, read with the service role. */
+async function storedMessages(emulator: RunningEmulator): Promise<string[]> {
+  const response = await fetch(`${emulator.url}${TABLE_PATH}?select=message&order=created_at.asc`, {
+    headers: { apikey: emulator.serviceRoleKey, authorization: `Bearer ${emulator.serviceRoleKey}` },
+  });
+  const text = await response.text();
+  expect(response.status, text).toBe(200);
+  return (JSON.parse(text) as { message: string }[]).map((row) => row.message);
+}
+
 /** Closes every realtime socket the emulator holds, as a restart would. */
 async function dropSockets(emulator: RunningEmulator): Promise<number> {
   const response = await fetch(`${emulator.url}/emulator/v1/realtime/sockets`, {
@@ -37,18 +48,22 @@ async function dropSockets(emulator: RunningEmulator): Promise<number> {
  * Counts the page's realtime sockets and the successful joins of its postgres_changes channel (the server's ok
  * reply to each join). The dev server's own socket (hot reload) is not one.
  */
-function watchJoins(page: Page): { readonly count: () => number; readonly sockets: () => number } {
+function watchJoins(page: Page): { readonly count: () => number; readonly sockets: () => number; readonly closed: () => number } {
   let joins = 0;
   let sockets = 0;
+  let closed = 0;
   page.on('websocket', (socket) => {
     if (!new URL(socket.url()).pathname.startsWith('/realtime/')) return;
     sockets += 1;
+    socket.on('close', () => {
+      closed += 1;
+    });
     socket.on('framereceived', ({ payload }) => {
       const text = typeof payload === 'string' ? payload : payload.toString('utf8');
       if (text.includes('phx_reply') && text.includes('"ok"') && text.includes('postgres_changes')) joins += 1;
     });
   });
-  return { count: () => joins, sockets: () => sockets };
+  return { count: () => joins, sockets: () => sockets, closed: () => closed };
 }
 
 /** The page's list reads since `from` that asked only for newer entries (a catch-up). */
@@ -131,6 +146,50 @@ test.describe('the open logbook', () => {
     await insertElsewhere(stack.emulator, [{ name: 'Dee', message: 'After the reconnect' }]);
     await expect(logbook.entries.first()).toContainText('After the reconnect');
     await expect(logbook.entries).toHaveCount(4);
+  });
+
+  test.describe('over an emulator that is stopped and started again', () => {
+    // A database file, so the rows (and the keys beside it) outlive the process.
+    test.use({ emulatorDb: 'file' });
+
+    test('entries signed while it was down show once the page has reconnected, each once', async ({ page, stack, record }) => {
+      await insertElsewhere(stack.emulator, [{ name: 'Ann', message: 'Before the restart' }]);
+      const joins = watchJoins(page);
+      await page.goto('/');
+      const logbook = logbookPage(page);
+      await expect(logbook.entries).toHaveCount(1);
+      await expect.poll(joins.count).toBe(1);
+
+      const requestsBefore = record.requests.length;
+      const { port } = stack.emulator;
+      const restarted = await stack.restartEmulator(async () => {
+        // The page's socket closes, and its first two reconnects (1 s, then 2 s later) find nothing listening: it now
+        // waits 5 s before the next, long enough to start the emulator again and sign these before it is back.
+        await expect.poll(joins.closed, { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
+      });
+      expect(restarted.port).toBe(port);
+      // The same database: the entry from before the restart is still stored.
+      expect(await storedMessages(restarted)).toEqual(['Before the restart']);
+      await insertElsewhere(restarted, [
+        { name: 'Bo', message: 'While the emulator was restarting' },
+        { name: 'Cy', message: 'Also while it was restarting' },
+      ]);
+      // Signed before the page was back: what it shows next comes from its catch-up read, not from the channel.
+      expect(joins.count()).toBe(1);
+
+      await expect.poll(joins.count, { timeout: 20_000 }).toBe(2);
+      await expect(logbook.entries).toHaveCount(3);
+      await expect(logbook.entries.nth(0)).toContainText('Also while it was restarting');
+      await expect(logbook.entries.nth(1)).toContainText('While the emulator was restarting');
+      await expect(logbook.entries.nth(2)).toContainText('Before the restart');
+      await expect(logbook.status).toHaveText(/^(2 new entries arrived|A new entry arrived)\.$/);
+      expect(catchUpReads(record.requests, requestsBefore).length).toBeGreaterThanOrEqual(1);
+
+      // And the channel works on the new process.
+      await insertElsewhere(restarted, [{ name: 'Dee', message: 'After the restart' }]);
+      await expect(logbook.entries.first()).toContainText('After the restart');
+      await expect(logbook.entries).toHaveCount(4);
+    });
   });
 
   test('a reader scrolled down keeps their place when entries arrive above', async ({ page, stack }) => {
