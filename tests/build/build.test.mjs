@@ -121,6 +121,23 @@ describe('npm run build with a hosted project configured and the logbook open', 
     assert.ok(html.indexOf('<meta charset') < policyAt, '<meta charset> stays first');
   });
 
+  test('the shipped wasm has the logbook client and Realtime, and none of auth, storage or functions', async () => {
+    const assets = await readdir(path.join(outDir, 'assets'));
+    const wasmFiles = assets.filter((name) => name.endsWith('.wasm'));
+    assert.equal(wasmFiles.length, 1, assets.join(', '));
+    const module = new WebAssembly.Module(await readFile(path.join(outDir, 'assets', /** @type {string} */ (wasmFiles[0]))));
+    const methods = WebAssembly.Module.exports(module)
+      .map((entry) => entry.name)
+      .filter((name) => name.startsWith('client_'));
+    for (const used of ['client_listEntries', 'client_signLogbook', 'client_signRequest', 'client_channel', 'client_dispose']) {
+      assert.ok(methods.includes(used), `${used} missing from ${methods.join(' ')}`);
+    }
+    // The npm package's clients are download time for visitors and nothing the page calls.
+    for (const left of ['client_auth', 'client_storage', 'client_functions']) {
+      assert.ok(!methods.includes(left), `${left} shipped to visitors`);
+    }
+  });
+
   test('every asset has a content hash in its name', async () => {
     const assets = await readdir(path.join(outDir, 'assets'));
     assert.ok(assets.some((name) => name.endsWith('.wasm')), `the wasm client is an asset: ${assets.join(', ')}`);
