@@ -452,9 +452,7 @@ impl Realtime {
         let Some(channel) = self.find_mut(id) else {
             return;
         };
-        channel.state = ChannelState::Leaving;
-        channel.join_deadline = None;
-        channel.rejoin_at = None;
+        channel.enter_untimed(ChannelState::Leaving);
         channel.pending.push(Pending {
             push,
             msg_ref: msg_ref.clone(),
@@ -517,9 +515,7 @@ impl Realtime {
         let Some(channel) = self.find_mut(id) else {
             return;
         };
-        channel.state = ChannelState::Errored;
-        channel.join_deadline = None;
-        channel.rejoin_at = None;
+        channel.enter_untimed(ChannelState::Errored);
         if connected {
             channel.rejoin_tries += 1;
             channel.rejoin_at = Some(later(now, rejoin_after_ms(channel.rejoin_tries)));
