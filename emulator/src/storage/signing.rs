@@ -11,7 +11,7 @@ use crate::storage::error::StorageError;
 use crate::storage::policy::Operation;
 use crate::storage::signed_url;
 use crate::storage::store;
-use crate::storage::upload;
+use crate::storage::upload::{self, Overwrite};
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::Json;
@@ -123,15 +123,8 @@ pub async fn sign_upload(
     _body: IgnoredJson,
 ) -> Result<Json<Value>, StorageError> {
     let (bucket, existing) = upload::upload_target(&state, &bucket_id, &name).await?;
-    let upsert = headers
-        .get("x-upsert")
-        .and_then(|value| value.to_str().ok())
-        .is_some_and(|value| value.trim().eq_ignore_ascii_case("true"));
-    let operation = if existing.is_some() && upsert {
-        Operation::Update
-    } else {
-        Operation::Insert
-    };
+    let overwrite = upload::is_upsert(&headers);
+    let operation = overwrite.operation(existing.is_some());
     if !state
         .storage
         .policies
@@ -139,7 +132,7 @@ pub async fn sign_upload(
     {
         return Err(StorageError::row_level_security());
     }
-    if existing.is_some() && !upsert {
+    if existing.is_some() && overwrite == Overwrite::Refuse {
         return Err(StorageError::key_already_exists());
     }
     let url = format!("{}/{name}", bucket.id);
@@ -147,7 +140,7 @@ pub async fn sign_upload(
         &state.keys,
         &url,
         caller.owner.as_deref(),
-        upsert,
+        overwrite == Overwrite::Allow,
         state.clock.now_seconds(),
     );
     Ok(Json(

@@ -42,6 +42,17 @@ pub enum Overwrite {
     Allow,
 }
 
+impl Overwrite {
+    /// The policy an upload needs: replacing an existing object is an update, anything else
+    /// an insert (a refused overwrite fails later as a duplicate).
+    pub fn operation(self, object_exists: bool) -> Operation {
+        match (object_exists, self) {
+            (true, Overwrite::Allow) => Operation::Update,
+            _ => Operation::Insert,
+        }
+    }
+}
+
 /// Who may upload: a caller checked against the policies, or a signed upload token's grant.
 #[derive(Debug, Clone)]
 pub enum Uploader {
@@ -125,10 +136,7 @@ async fn store_upload(
     let (bucket, existing) = upload_target(state, &bucket_id, &name).await?;
     let owner = match &uploader {
         Uploader::Caller(caller) => {
-            let operation = match (&existing, overwrite) {
-                (Some(_), Overwrite::Allow) => Operation::Update,
-                _ => Operation::Insert,
-            };
+            let operation = overwrite.operation(existing.is_some());
             if !state
                 .storage
                 .policies
@@ -398,7 +406,8 @@ fn uploaded(object: &ObjectRecord) -> Json<Value> {
     Json(json!({ "Id": object.id, "Key": format!("{}/{}", object.bucket_id, object.name) }))
 }
 
-fn is_upsert(headers: &HeaderMap) -> Overwrite {
+/// `x-upsert: true` lets an upload (or an upload URL) replace an existing object.
+pub fn is_upsert(headers: &HeaderMap) -> Overwrite {
     match header_text(headers, "x-upsert") {
         Some(value) if value.trim().eq_ignore_ascii_case("true") => Overwrite::Allow,
         _ => Overwrite::Refuse,
