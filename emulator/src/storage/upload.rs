@@ -401,9 +401,21 @@ async fn receive_form(
     })
 }
 
-/// `{ "Id", "Key" }`, Storage's answer to an upload.
-fn uploaded(object: &ObjectRecord) -> Json<Value> {
-    Json(json!({ "Id": object.id, "Key": format!("{}/{}", object.bucket_id, object.name) }))
+/// A caller's upload (`POST` or `PUT`), checked against the policies and answered with
+/// `{ "Id", "Key" }` as Storage does; the two differ only in whether it may overwrite.
+async fn caller_upload(
+    state: &AppState,
+    caller: Caller,
+    bucket_id: String,
+    name: String,
+    overwrite: Overwrite,
+    request: UploadRequest,
+) -> Result<Json<Value>, StorageError> {
+    let uploader = Uploader::Caller(caller);
+    let object = upload(state, uploader, bucket_id, name, overwrite, request).await?;
+    Ok(Json(
+        json!({ "Id": object.id, "Key": format!("{}/{}", object.bucket_id, object.name) }),
+    ))
 }
 
 /// `x-upsert: true` lets an upload (or an upload URL) replace an existing object.
@@ -424,16 +436,7 @@ pub async fn create(
 ) -> Result<Json<Value>, StorageError> {
     let overwrite = is_upsert(&headers);
     let request = UploadRequest { headers, body };
-    let object = upload(
-        &state,
-        Uploader::Caller(caller),
-        bucket_id,
-        name,
-        overwrite,
-        request,
-    )
-    .await?;
-    Ok(uploaded(&object))
+    caller_upload(&state, caller, bucket_id, name, overwrite, request).await
 }
 
 /// `PUT /object/<bucket>/<path>`: replaces the object (or creates it).
@@ -445,16 +448,7 @@ pub async fn replace(
     body: Body,
 ) -> Result<Json<Value>, StorageError> {
     let request = UploadRequest { headers, body };
-    let object = upload(
-        &state,
-        Uploader::Caller(caller),
-        bucket_id,
-        name,
-        Overwrite::Allow,
-        request,
-    )
-    .await?;
-    Ok(uploaded(&object))
+    caller_upload(&state, caller, bucket_id, name, Overwrite::Allow, request).await
 }
 
 /// `PUT /object/upload/sign/<bucket>/<path>?token=`: the token is the only credential.
