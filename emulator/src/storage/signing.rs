@@ -8,6 +8,7 @@ use crate::storage::body::{IgnoredJson, JsonBody};
 use crate::storage::caller::Caller;
 use crate::storage::download;
 use crate::storage::error::StorageError;
+use crate::storage::lookup;
 use crate::storage::policy::Operation;
 use crate::storage::signed_url;
 use crate::storage::store;
@@ -122,7 +123,7 @@ pub async fn sign_upload(
     headers: HeaderMap,
     _body: IgnoredJson,
 ) -> Result<Json<Value>, StorageError> {
-    let (bucket, existing) = upload::upload_target(&state, &bucket_id, &name).await?;
+    let (bucket, existing) = lookup::bucket_and_object(&state, &bucket_id, &name).await?;
     let overwrite = upload::is_upsert(&headers);
     let operation = overwrite.operation(existing.is_some());
     if !state

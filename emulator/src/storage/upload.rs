@@ -15,8 +15,8 @@ use crate::linger;
 use crate::state::AppState;
 use crate::storage::error::StorageError;
 use crate::storage::files::PendingFile;
+use crate::storage::lookup;
 use crate::storage::multipart::{self, FormReader};
-use crate::storage::names::{check_bucket_name, check_object_name};
 use crate::storage::policy::Operation;
 use crate::storage::query::QueryParams;
 use crate::storage::signed_url;
@@ -80,29 +80,6 @@ fn header_text<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
     headers.get(name).and_then(|value| value.to_str().ok())
 }
 
-/// The bucket an upload (or an upload URL) is for and the object it would replace, once both
-/// names are valid. A bucket name that cannot exist is a bucket not found, as in Storage.
-pub async fn upload_target(
-    state: &AppState,
-    bucket_id: &str,
-    name: &str,
-) -> Result<(BucketRecord, Option<ObjectRecord>), StorageError> {
-    check_bucket_name(bucket_id).map_err(|_| StorageError::no_such_bucket())?;
-    check_object_name(name)?;
-    let (bucket_id, name) = (bucket_id.to_owned(), name.to_owned());
-    let (bucket, existing) = state
-        .db
-        .call(move |c| {
-            Ok((
-                store::find_bucket(c, &bucket_id)?,
-                store::find_object(c, &bucket_id, &name)?,
-            ))
-        })
-        .await?;
-    let bucket = bucket.ok_or_else(StorageError::no_such_bucket)?;
-    Ok((bucket, existing))
-}
-
 /// The object's row once stored. A refused body's unread rest is read and dropped behind the
 /// answer, so the client sees the refusal rather than a reset connection.
 pub async fn upload(
@@ -133,7 +110,7 @@ async fn store_upload(
     headers: &HeaderMap,
     body: &mut Body,
 ) -> Result<ObjectRecord, StorageError> {
-    let (bucket, existing) = upload_target(state, &bucket_id, &name).await?;
+    let (bucket, existing) = lookup::bucket_and_object(state, &bucket_id, &name).await?;
     let owner = match &uploader {
         Uploader::Caller(caller) => {
             let operation = overwrite.operation(existing.is_some());
