@@ -2,7 +2,7 @@
 
 use std::rc::Rc;
 
-use geocache_core::storage::{FileApi, StorageCall, StorageError};
+use geocache_core::storage::{FileApi, FileKind, FileOptions, StorageCall, StorageError};
 use wasm_bindgen::prelude::*;
 
 use super::context::Context;
@@ -42,6 +42,21 @@ impl StorageFileApi {
         let call = make(api.from(&self.bucket));
         self.context.run_with_file(call, file).await
     }
+
+    /// Reads the caller's file and `fileOptions` (refusing bad ones before any call), then
+    /// sends the file with the call `make` builds: `upload`, `update` and
+    /// `uploadToSignedUrl` send a file the same way.
+    async fn send_file(
+        &self,
+        file: &JsValue,
+        file_options: &JsValue,
+        make: impl FnOnce(FileApi<'_>, FileKind, &FileOptions) -> StorageCall,
+    ) -> Result<JsValue, ClientError> {
+        let kind = file_kind(file)?;
+        let file_options = options::file_options(file_options)?;
+        self.run_with_file(file, |bucket| make(bucket, kind, &file_options))
+            .await
+    }
 }
 
 #[wasm_bindgen]
@@ -59,10 +74,10 @@ impl StorageFileApi {
         #[wasm_bindgen(js_name = fileOptions, unchecked_optional_param_type = "FileOptions")]
         file_options: JsValue,
     ) -> Result<JsValue, ClientError> {
-        let kind = file_kind(&file)?;
-        let file_options = options::file_options(&file_options)?;
-        self.run_with_file(&file, |bucket| bucket.upload(&path, kind, &file_options))
-            .await
+        self.send_file(&file, &file_options, |bucket, kind, options| {
+            bucket.upload(&path, kind, options)
+        })
+        .await
     }
 
     /// Replaces the file at `path` (sent as `upload` sends it): `{ id, path, fullPath }`.
@@ -76,10 +91,10 @@ impl StorageFileApi {
         #[wasm_bindgen(js_name = fileOptions, unchecked_optional_param_type = "FileOptions")]
         file_options: JsValue,
     ) -> Result<JsValue, ClientError> {
-        let kind = file_kind(&file)?;
-        let file_options = options::file_options(&file_options)?;
-        self.run_with_file(&file, |bucket| bucket.update(&path, kind, &file_options))
-            .await
+        self.send_file(&file, &file_options, |bucket, kind, options| {
+            bucket.update(&path, kind, options)
+        })
+        .await
     }
 
     /// The file at `path` as a Blob.
@@ -246,10 +261,8 @@ impl StorageFileApi {
         #[wasm_bindgen(js_name = fileOptions, unchecked_optional_param_type = "FileOptions")]
         file_options: JsValue,
     ) -> Result<JsValue, ClientError> {
-        let kind = file_kind(&file)?;
-        let file_options = options::file_options(&file_options)?;
-        self.run_with_file(&file, |bucket| {
-            bucket.upload_to_signed_url(&path, &token, kind, &file_options)
+        self.send_file(&file, &file_options, |bucket, kind, options| {
+            bucket.upload_to_signed_url(&path, &token, kind, options)
         })
         .await
     }
