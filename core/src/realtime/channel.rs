@@ -62,6 +62,14 @@ impl Channel {
         }
     }
 
+    /// Moves to `state` (leaving, errored), where the channel waits for no join reply and
+    /// no rejoin: whatever was armed for the last join is dropped.
+    pub fn enter_untimed(&mut self, state: ChannelState) {
+        self.state = state;
+        self.join_deadline = None;
+        self.rejoin_at = None;
+    }
+
     /// Every moment this channel needs a tick at.
     pub fn deadlines(&self) -> impl Iterator<Item = UnixTime> + '_ {
         self.join_deadline

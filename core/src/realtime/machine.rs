@@ -36,6 +36,12 @@ fn later(now: UnixTime, ms: u32) -> UnixTime {
     now + Duration::from_millis(u64::from(ms))
 }
 
+/// `phx_leave` for the channel's current join, as push `msg_ref`.
+fn leave_message(channel: &Channel, msg_ref: String) -> Message {
+    Message::new(channel.topic.clone(), "phx_leave", "{}")
+        .with_refs(channel.join_ref.clone(), Some(msg_ref))
+}
+
 /// Events lifecycle replies may be stale for (Phoenix's `isLifecycleEvent`).
 fn is_lifecycle(event: &str) -> bool {
     matches!(
@@ -452,17 +458,14 @@ impl Realtime {
         let Some(channel) = self.find_mut(id) else {
             return;
         };
-        channel.state = ChannelState::Leaving;
-        channel.join_deadline = None;
-        channel.rejoin_at = None;
+        channel.enter_untimed(ChannelState::Leaving);
         channel.pending.push(Pending {
             push,
             msg_ref: msg_ref.clone(),
             deadline: later(now, PUSH_TIMEOUT_MS),
             leave: true,
         });
-        let message = Message::new(channel.topic.clone(), "phx_leave", "{}")
-            .with_refs(channel.join_ref.clone(), Some(msg_ref));
+        let message = leave_message(channel, msg_ref);
         self.send(&message, actions);
     }
 
@@ -470,8 +473,7 @@ impl Realtime {
     fn leave_quietly(&mut self, id: ChannelId, actions: &mut Vec<Action>) {
         let msg_ref = self.new_ref();
         if let Some(channel) = self.find(id) {
-            let message = Message::new(channel.topic.clone(), "phx_leave", "{}")
-                .with_refs(channel.join_ref.clone(), Some(msg_ref));
+            let message = leave_message(channel, msg_ref);
             self.send(&message, actions);
         }
     }
@@ -517,9 +519,7 @@ impl Realtime {
         let Some(channel) = self.find_mut(id) else {
             return;
         };
-        channel.state = ChannelState::Errored;
-        channel.join_deadline = None;
-        channel.rejoin_at = None;
+        channel.enter_untimed(ChannelState::Errored);
         if connected {
             channel.rejoin_tries += 1;
             channel.rejoin_at = Some(later(now, rejoin_after_ms(channel.rejoin_tries)));

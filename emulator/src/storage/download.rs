@@ -9,11 +9,11 @@ use crate::state::AppState;
 use crate::storage::caller::Caller;
 use crate::storage::error::StorageError;
 use crate::storage::file_body::FileBody;
-use crate::storage::names::{check_bucket_name, check_object_name};
+use crate::storage::lookup;
 use crate::storage::policy::Operation;
 use crate::storage::query::QueryParams;
 use crate::storage::signed_url;
-use crate::storage::store::{self, BucketRecord, ObjectRecord};
+use crate::storage::store::{BucketRecord, ObjectRecord};
 use axum::body::Body;
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderValue, StatusCode};
@@ -25,19 +25,7 @@ pub async fn find(
     bucket_id: &str,
     name: &str,
 ) -> Result<(BucketRecord, ObjectRecord), StorageError> {
-    check_bucket_name(bucket_id).map_err(|_| StorageError::no_such_bucket())?;
-    check_object_name(name)?;
-    let (bucket_id, name) = (bucket_id.to_owned(), name.to_owned());
-    let (bucket, object) = state
-        .db
-        .call(move |c| {
-            Ok((
-                store::find_bucket(c, &bucket_id)?,
-                store::find_object(c, &bucket_id, &name)?,
-            ))
-        })
-        .await?;
-    let bucket = bucket.ok_or_else(StorageError::no_such_bucket)?;
+    let (bucket, object) = lookup::bucket_and_object(state, bucket_id, name).await?;
     let object = object.ok_or_else(StorageError::no_such_key)?;
     Ok((bucket, object))
 }

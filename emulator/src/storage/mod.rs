@@ -18,6 +18,7 @@ pub mod error;
 pub mod file_body;
 pub mod files;
 pub mod listing;
+pub mod lookup;
 pub mod mime;
 pub mod multipart;
 pub mod names;

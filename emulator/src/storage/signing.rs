@@ -8,10 +8,11 @@ use crate::storage::body::{IgnoredJson, JsonBody};
 use crate::storage::caller::Caller;
 use crate::storage::download;
 use crate::storage::error::StorageError;
-use crate::storage::names::{check_bucket_name, check_object_name};
+use crate::storage::lookup;
 use crate::storage::policy::Operation;
 use crate::storage::signed_url;
 use crate::storage::store;
+use crate::storage::upload::{self, Overwrite};
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::Json;
@@ -122,30 +123,9 @@ pub async fn sign_upload(
     headers: HeaderMap,
     _body: IgnoredJson,
 ) -> Result<Json<Value>, StorageError> {
-    check_bucket_name(&bucket_id).map_err(|_| StorageError::no_such_bucket())?;
-    check_object_name(&name)?;
-    let upsert = headers
-        .get("x-upsert")
-        .and_then(|value| value.to_str().ok())
-        .is_some_and(|value| value.trim().eq_ignore_ascii_case("true"));
-    let (bucket, existing) = {
-        let (bucket_id, name) = (bucket_id.clone(), name.clone());
-        state
-            .db
-            .call(move |c| {
-                Ok((
-                    store::find_bucket(c, &bucket_id)?,
-                    store::find_object(c, &bucket_id, &name)?,
-                ))
-            })
-            .await?
-    };
-    let bucket = bucket.ok_or_else(StorageError::no_such_bucket)?;
-    let operation = if existing.is_some() && upsert {
-        Operation::Update
-    } else {
-        Operation::Insert
-    };
+    let (bucket, existing) = lookup::bucket_and_object(&state, &bucket_id, &name).await?;
+    let overwrite = upload::is_upsert(&headers);
+    let operation = overwrite.operation(existing.is_some());
     if !state
         .storage
         .policies
@@ -153,7 +133,7 @@ pub async fn sign_upload(
     {
         return Err(StorageError::row_level_security());
     }
-    if existing.is_some() && !upsert {
+    if existing.is_some() && overwrite == Overwrite::Refuse {
         return Err(StorageError::key_already_exists());
     }
     let url = format!("{}/{name}", bucket.id);
@@ -161,7 +141,7 @@ pub async fn sign_upload(
         &state.keys,
         &url,
         caller.owner.as_deref(),
-        upsert,
+        overwrite == Overwrite::Allow,
         state.clock.now_seconds(),
     );
     Ok(Json(

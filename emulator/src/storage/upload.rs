@@ -15,8 +15,8 @@ use crate::linger;
 use crate::state::AppState;
 use crate::storage::error::StorageError;
 use crate::storage::files::PendingFile;
+use crate::storage::lookup;
 use crate::storage::multipart::{self, FormReader};
-use crate::storage::names::{check_bucket_name, check_object_name};
 use crate::storage::policy::Operation;
 use crate::storage::query::QueryParams;
 use crate::storage::signed_url;
@@ -40,6 +40,17 @@ const MAX_FIELD_BYTES: usize = 64 * 1024;
 pub enum Overwrite {
     Refuse,
     Allow,
+}
+
+impl Overwrite {
+    /// The policy an upload needs: replacing an existing object is an update, anything else
+    /// an insert (a refused overwrite fails later as a duplicate).
+    pub fn operation(self, object_exists: bool) -> Operation {
+        match (object_exists, self) {
+            (true, Overwrite::Allow) => Operation::Update,
+            _ => Operation::Insert,
+        }
+    }
 }
 
 /// Who may upload: a caller checked against the policies, or a signed upload token's grant.
@@ -99,27 +110,10 @@ async fn store_upload(
     headers: &HeaderMap,
     body: &mut Body,
 ) -> Result<ObjectRecord, StorageError> {
-    check_bucket_name(&bucket_id).map_err(|_| StorageError::no_such_bucket())?;
-    check_object_name(&name)?;
-    let (bucket, existing) = {
-        let (bucket_id, name) = (bucket_id.clone(), name.clone());
-        state
-            .db
-            .call(move |c| {
-                Ok((
-                    store::find_bucket(c, &bucket_id)?,
-                    store::find_object(c, &bucket_id, &name)?,
-                ))
-            })
-            .await?
-    };
-    let bucket = bucket.ok_or_else(StorageError::no_such_bucket)?;
+    let (bucket, existing) = lookup::bucket_and_object(state, &bucket_id, &name).await?;
     let owner = match &uploader {
         Uploader::Caller(caller) => {
-            let operation = match (&existing, overwrite) {
-                (Some(_), Overwrite::Allow) => Operation::Update,
-                _ => Operation::Insert,
-            };
+            let operation = overwrite.operation(existing.is_some());
             if !state
                 .storage
                 .policies
@@ -384,12 +378,25 @@ async fn receive_form(
     })
 }
 
-/// `{ "Id", "Key" }`, Storage's answer to an upload.
-fn uploaded(object: &ObjectRecord) -> Json<Value> {
-    Json(json!({ "Id": object.id, "Key": format!("{}/{}", object.bucket_id, object.name) }))
+/// A caller's upload (`POST` or `PUT`), checked against the policies and answered with
+/// `{ "Id", "Key" }` as Storage does; the two differ only in whether it may overwrite.
+async fn caller_upload(
+    state: &AppState,
+    caller: Caller,
+    bucket_id: String,
+    name: String,
+    overwrite: Overwrite,
+    request: UploadRequest,
+) -> Result<Json<Value>, StorageError> {
+    let uploader = Uploader::Caller(caller);
+    let object = upload(state, uploader, bucket_id, name, overwrite, request).await?;
+    Ok(Json(
+        json!({ "Id": object.id, "Key": format!("{}/{}", object.bucket_id, object.name) }),
+    ))
 }
 
-fn is_upsert(headers: &HeaderMap) -> Overwrite {
+/// `x-upsert: true` lets an upload (or an upload URL) replace an existing object.
+pub fn is_upsert(headers: &HeaderMap) -> Overwrite {
     match header_text(headers, "x-upsert") {
         Some(value) if value.trim().eq_ignore_ascii_case("true") => Overwrite::Allow,
         _ => Overwrite::Refuse,
@@ -406,16 +413,7 @@ pub async fn create(
 ) -> Result<Json<Value>, StorageError> {
     let overwrite = is_upsert(&headers);
     let request = UploadRequest { headers, body };
-    let object = upload(
-        &state,
-        Uploader::Caller(caller),
-        bucket_id,
-        name,
-        overwrite,
-        request,
-    )
-    .await?;
-    Ok(uploaded(&object))
+    caller_upload(&state, caller, bucket_id, name, overwrite, request).await
 }
 
 /// `PUT /object/<bucket>/<path>`: replaces the object (or creates it).
@@ -427,16 +425,7 @@ pub async fn replace(
     body: Body,
 ) -> Result<Json<Value>, StorageError> {
     let request = UploadRequest { headers, body };
-    let object = upload(
-        &state,
-        Uploader::Caller(caller),
-        bucket_id,
-        name,
-        Overwrite::Allow,
-        request,
-    )
-    .await?;
-    Ok(uploaded(&object))
+    caller_upload(&state, caller, bucket_id, name, Overwrite::Allow, request).await
 }
 
 /// `PUT /object/upload/sign/<bucket>/<path>?token=`: the token is the only credential.

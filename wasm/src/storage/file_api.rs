@@ -2,7 +2,7 @@
 
 use std::rc::Rc;
 
-use geocache_core::storage::StorageError;
+use geocache_core::storage::{FileApi, FileKind, FileOptions, StorageCall, StorageError};
 use wasm_bindgen::prelude::*;
 
 use super::context::Context;
@@ -22,6 +22,41 @@ impl StorageFileApi {
     pub(super) fn new(context: Rc<Context>, bucket: String) -> Self {
         StorageFileApi { context, bucket }
     }
+
+    /// Sends the call `make` builds on this bucket (with the current token) and resolves to
+    /// `{ data, error }`. Arguments are read before, so bad input is refused without a call.
+    async fn run(
+        &self,
+        make: impl FnOnce(FileApi<'_>) -> StorageCall,
+    ) -> Result<JsValue, ClientError> {
+        self.run_with_file(&JsValue::UNDEFINED, make).await
+    }
+
+    /// [`Self::run`] for a call that carries the caller's file.
+    async fn run_with_file(
+        &self,
+        file: &JsValue,
+        make: impl FnOnce(FileApi<'_>) -> StorageCall,
+    ) -> Result<JsValue, ClientError> {
+        let api = self.context.api().await;
+        let call = make(api.from(&self.bucket));
+        self.context.run_with_file(call, file).await
+    }
+
+    /// Reads the caller's file and `fileOptions` (refusing bad ones before any call), then
+    /// sends the file with the call `make` builds: `upload`, `update` and
+    /// `uploadToSignedUrl` send a file the same way.
+    async fn send_file(
+        &self,
+        file: &JsValue,
+        file_options: &JsValue,
+        make: impl FnOnce(FileApi<'_>, FileKind, &FileOptions) -> StorageCall,
+    ) -> Result<JsValue, ClientError> {
+        let kind = file_kind(file)?;
+        let file_options = options::file_options(file_options)?;
+        self.run_with_file(file, |bucket| make(bucket, kind, &file_options))
+            .await
+    }
 }
 
 #[wasm_bindgen]
@@ -39,11 +74,10 @@ impl StorageFileApi {
         #[wasm_bindgen(js_name = fileOptions, unchecked_optional_param_type = "FileOptions")]
         file_options: JsValue,
     ) -> Result<JsValue, ClientError> {
-        let kind = file_kind(&file)?;
-        let file_options = options::file_options(&file_options)?;
-        let api = self.context.api().await;
-        let call = api.from(&self.bucket).upload(&path, kind, &file_options);
-        self.context.run_with_file(call, &file).await
+        self.send_file(&file, &file_options, |bucket, kind, options| {
+            bucket.upload(&path, kind, options)
+        })
+        .await
     }
 
     /// Replaces the file at `path` (sent as `upload` sends it): `{ id, path, fullPath }`.
@@ -57,11 +91,10 @@ impl StorageFileApi {
         #[wasm_bindgen(js_name = fileOptions, unchecked_optional_param_type = "FileOptions")]
         file_options: JsValue,
     ) -> Result<JsValue, ClientError> {
-        let kind = file_kind(&file)?;
-        let file_options = options::file_options(&file_options)?;
-        let api = self.context.api().await;
-        let call = api.from(&self.bucket).update(&path, kind, &file_options);
-        self.context.run_with_file(call, &file).await
+        self.send_file(&file, &file_options, |bucket, kind, options| {
+            bucket.update(&path, kind, options)
+        })
+        .await
     }
 
     /// The file at `path` as a Blob.
@@ -85,9 +118,7 @@ impl StorageFileApi {
     /// refusal (a missing object is a 400 without a body; its message is the status text).
     #[wasm_bindgen(unchecked_return_type = "{ data: boolean; error: StorageError | null }")]
     pub async fn exists(&self, path: String) -> Result<JsValue, ClientError> {
-        let api = self.context.api().await;
-        let call = api.from(&self.bucket).exists(&path);
-        let answer = self.context.run(call).await?;
+        let answer = self.run(|bucket| bucket.exists(&path)).await?;
         // storage-js reports a missing file as `data: false`, not `null`.
         if !js_sys::Reflect::get(&answer, &"error".into()).is_ok_and(|error| error.is_null()) {
             let _ = js_sys::Reflect::set(&answer, &"data".into(), &false.into());
@@ -110,9 +141,7 @@ impl StorageFileApi {
             string_argument("path", &path)?
         };
         let options = options::search(&options)?;
-        let api = self.context.api().await;
-        let call = api.from(&self.bucket).list(&prefix, &options);
-        self.context.run(call).await
+        self.run(|bucket| bucket.list(&prefix, &options)).await
     }
 
     /// Removes these files: the removed objects.
@@ -122,9 +151,7 @@ impl StorageFileApi {
         #[wasm_bindgen(unchecked_param_type = "string[]")] paths: JsValue,
     ) -> Result<JsValue, ClientError> {
         let paths = strings("paths", &paths)?;
-        let api = self.context.api().await;
-        let call = api.from(&self.bucket).remove(&paths);
-        self.context.run(call).await
+        self.run(|bucket| bucket.remove(&paths)).await
     }
 
     /// Moves a file (to `destinationBucket` if given): `{ message }`.
@@ -139,11 +166,8 @@ impl StorageFileApi {
         #[wasm_bindgen(unchecked_optional_param_type = "DestinationOptions")] options: JsValue,
     ) -> Result<JsValue, ClientError> {
         let destination = Options::read("options", &options)?.string("destinationBucket")?;
-        let api = self.context.api().await;
-        let call = api
-            .from(&self.bucket)
-            .move_object(&from_path, &to_path, destination.as_deref());
-        self.context.run(call).await
+        self.run(|bucket| bucket.move_object(&from_path, &to_path, destination.as_deref()))
+            .await
     }
 
     /// Copies a file (to `destinationBucket` if given): `{ path }`, the copy's key.
@@ -155,11 +179,8 @@ impl StorageFileApi {
         #[wasm_bindgen(unchecked_optional_param_type = "DestinationOptions")] options: JsValue,
     ) -> Result<JsValue, ClientError> {
         let destination = Options::read("options", &options)?.string("destinationBucket")?;
-        let api = self.context.api().await;
-        let call = api
-            .from(&self.bucket)
-            .copy(&from_path, &to_path, destination.as_deref());
-        self.context.run(call).await
+        self.run(|bucket| bucket.copy(&from_path, &to_path, destination.as_deref()))
+            .await
     }
 
     /// A URL that reads the file without a key for `expiresIn` seconds: `{ signedUrl }`.
@@ -173,11 +194,8 @@ impl StorageFileApi {
     ) -> Result<JsValue, ClientError> {
         let expires = expires_in(&expires)?;
         let download = Options::read("options", &options)?.download()?;
-        let api = self.context.api().await;
-        let call = api
-            .from(&self.bucket)
-            .create_signed_url(&path, expires, download.as_deref());
-        self.context.run(call).await
+        self.run(|bucket| bucket.create_signed_url(&path, expires, download.as_deref()))
+            .await
     }
 
     /// Signed URLs for several files: `[{ error, path, signedURL, signedUrl }]`.
@@ -191,11 +209,8 @@ impl StorageFileApi {
         let paths = strings("paths", &paths)?;
         let expires = expires_in(&expires)?;
         let download = Options::read("options", &options)?.download()?;
-        let api = self.context.api().await;
-        let call = api
-            .from(&self.bucket)
-            .create_signed_urls(&paths, expires, download.as_deref());
-        self.context.run(call).await
+        self.run(|bucket| bucket.create_signed_urls(&paths, expires, download.as_deref()))
+            .await
     }
 
     /// The URL anyone reads the file at when the bucket is public (nothing is sent, nothing
@@ -228,11 +243,8 @@ impl StorageFileApi {
         #[wasm_bindgen(unchecked_optional_param_type = "{ upsert?: boolean }")] options: JsValue,
     ) -> Result<JsValue, ClientError> {
         let upsert = Options::read("options", &options)?.boolean("upsert")?;
-        let api = self.context.api().await;
-        let call = api
-            .from(&self.bucket)
-            .create_signed_upload_url(&path, upsert.unwrap_or(false));
-        self.context.run(call).await
+        self.run(|bucket| bucket.create_signed_upload_url(&path, upsert.unwrap_or(false)))
+            .await
     }
 
     /// Uploads with a token from `createSignedUploadUrl` (sent as `upload` sends): `{ path,
@@ -249,12 +261,9 @@ impl StorageFileApi {
         #[wasm_bindgen(js_name = fileOptions, unchecked_optional_param_type = "FileOptions")]
         file_options: JsValue,
     ) -> Result<JsValue, ClientError> {
-        let kind = file_kind(&file)?;
-        let file_options = options::file_options(&file_options)?;
-        let api = self.context.api().await;
-        let call = api
-            .from(&self.bucket)
-            .upload_to_signed_url(&path, &token, kind, &file_options);
-        self.context.run_with_file(call, &file).await
+        self.send_file(&file, &file_options, |bucket, kind, options| {
+            bucket.upload_to_signed_url(&path, &token, kind, options)
+        })
+        .await
     }
 }
