@@ -71,6 +71,13 @@ const importZones = [
     from: './wasm',
     message: 'Only src/features/logbook/api imports the wasm client ("geocache-client"); use its fetchers and hooks.',
   },
+  {
+    // Importing api/client.ts fetches and compiles the .wasm before the importer runs. Only client-code.ts loads it,
+    // lazily, so the entries kept on the device paint and the form shows while the wasm downloads.
+    target: './app/src/features/logbook/**/!(client-code|*.test).{ts,tsx}',
+    from: './app/src/features/logbook/api/client.ts',
+    message: 'Load the wasm client through api/client-code.ts (loadClientCode), never by a static import of api/client.',
+  },
 ];
 
 const appImports = {

@@ -85,6 +85,14 @@ const FIXTURES = [
     says: 'Only src/features/logbook/api imports the wasm client',
   },
   {
+    name: 'a logbook module importing the wasm client module statically',
+    folder: 'features/logbook/live',
+    file: 'static-client.ts',
+    source: "import { getClient } from '../../api/client';\nexport const get = getClient;\n",
+    breaks: [RESTRICTED],
+    says: 'Load the wasm client through api/client-code.ts',
+  },
+  {
     name: 'the logbook api importing the wasm client (allowed)',
     folder: 'features/logbook/api',
     file: 'wasm-client.ts',

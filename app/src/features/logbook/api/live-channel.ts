@@ -1,7 +1,7 @@
 import type { Client, RealtimeChannel, RealtimePostgresChangesPayload } from 'geocache-client';
 import type { LiveEntries, LiveListener, LiveStatus } from '../live/live-entries';
 import { liveEntry } from '../live/live-entries';
-import { getClient } from './client';
+import { loadClientCode, loadedClientCode } from './client-code';
 
 const TABLE = 'geocache_logs';
 
@@ -29,25 +29,44 @@ let joined: Joined | null = null;
  */
 export const liveChannel: LiveEntries = {
   listen(listener) {
-    const current = joinedNow();
-    if (current === null) return () => undefined;
-    clearTimeout(current.leaving);
-    current.leaving = undefined;
-    current.listeners.add(listener);
-    if (current.status !== null) listener.onStatus(current.status);
+    // The client's code is imported lazily (see client-code.ts), so the kept entries paint without it; listening
+    // starts once it has loaded. A failed load is the reads' to report.
+    let stop: (() => void) | undefined;
+    let stopped = false;
+    const start = () => {
+      if (!stopped) stop = attach(listener);
+    };
+    if (loadedClientCode() === undefined) loadClientCode().then(start, () => undefined);
+    else start();
     return () => {
-      current.listeners.delete(listener);
-      if (current.listeners.size > 0 || current.leaving !== undefined) return;
-      current.leaving = setTimeout(() => leave(current));
+      stopped = true;
+      stop?.();
     };
   },
 };
 
+/** Adds `listener` to the page's channel; the returned function removes it. */
+function attach(listener: LiveListener): () => void {
+  const current = joinedNow();
+  if (current === null) return () => undefined;
+  clearTimeout(current.leaving);
+  current.leaving = undefined;
+  current.listeners.add(listener);
+  if (current.status !== null) listener.onStatus(current.status);
+  return () => {
+    current.listeners.delete(listener);
+    if (current.listeners.size > 0 || current.leaving !== undefined) return;
+    current.leaving = setTimeout(() => leave(current));
+  };
+}
+
 /** The channel of the page's client, joined now if it is not yet. */
 function joinedNow(): Joined | null {
+  const code = loadedClientCode();
+  if (code === undefined) return null;
   let client: Client;
   try {
-    client = getClient();
+    client = code.getClient();
   } catch {
     return null;
   }
