@@ -22,6 +22,8 @@ process.env.PATH = pathWithCargoBin();
 process.env.CHROMIUM_PATH ||= findOnPath(CHROMIUM_NAMES) ?? '';
 process.env.CHROMEDRIVER ||= findOnPath(['chromedriver']) ?? '';
 process.env.CARGO_TERM_COLOR ||= 'always';
+// Each build here is compiled once per run: incremental caches would only add gigabytes to target/.
+process.env.CARGO_INCREMENTAL ||= '0';
 // The wasm auth tests (wasm/tests/support) expect short MFA challenges and a cheap password hash. Every test request
 // comes from 127.0.0.1, so the per-address auth rate limits are raised for the browser tests' emulator and (through
 // this variable) for every emulator scripts/lib/emulator.mjs starts for the tests.
@@ -97,6 +99,8 @@ async function wasmBrowserTests() {
       FUNCTIONS_EMULATOR_PUBLISHABLE_KEY: functions.emulator.publishableKey,
       WASM_BINDGEN_TEST_WEBDRIVER_JSON: await writeWebdriverConfig(scratch, process.env.CHROMIUM_PATH ?? ''),
       WASM_BINDGEN_TEST_TIMEOUT: '60',
+      // ChromeDriver makes a ~30 MB profile under TMPDIR per test binary and leaves it when the runner stops it.
+      TMPDIR: scratch,
     };
     try {
       // The npm package's features, and `bench`, whose export has browser tests of its own.
