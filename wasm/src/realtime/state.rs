@@ -28,8 +28,8 @@ struct Callbacks {
     status: Option<Function>,
 }
 
-pub struct RealtimeClient {
-    this: Weak<RealtimeClient>,
+pub struct RealtimeState {
+    this: Weak<RealtimeState>,
     machine: RefCell<Realtime>,
     socket: RefCell<Option<Socket>>,
     alarm: RefCell<Option<Alarm>>,
@@ -40,10 +40,10 @@ pub struct RealtimeClient {
     subscribing: RefCell<Vec<ChannelId>>,
 }
 
-impl RealtimeClient {
+impl RealtimeState {
     /// Serializer 2.0.0, as supabase-js's realtime client uses by default.
     pub fn new(config: &ClientConfig) -> Rc<Self> {
-        Rc::new_cyclic(|this| RealtimeClient {
+        Rc::new_cyclic(|this| RealtimeState {
             this: this.clone(),
             machine: RefCell::new(Realtime::new(config, Vsn::V2)),
             socket: RefCell::new(None),
