@@ -32,8 +32,10 @@ export default defineConfig(({ mode }) => {
       alias: {
         '@': fromHere('./src'),
         // The wasm-pack output is consumed in place, not through npm linking: the page builds against this tree's client.
-        // The page's build of the client: no auth, no benchmark export (see scripts/build-wasm.sh).
+        // The page's builds of the client (see scripts/build-wasm.sh): the reads and signs its first entries need, and
+        // the realtime client its live entries load once those are painted (src/features/logbook/api/live-code.ts).
         'geocache-client': fromHere('../wasm/pkg-logbook'),
+        'geocache-live': fromHere('../wasm/pkg-live'),
       },
     },
     build: {

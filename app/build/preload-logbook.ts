@@ -22,11 +22,13 @@ interface ChunkLike {
   readonly fileName: string;
   readonly facadeModuleId: string | null;
   readonly imports: readonly string[];
+  readonly code: string;
 }
 
 /**
  * The files the first entries need, in the order to ask for them: each module's chunk after the chunks it imports,
- * then the .wasm assets. Fails when one of the modules has no chunk of its own (a renamed file, or a build that
+ * then the .wasm assets those chunks load (not the live entries' .wasm, which a lazily imported chunk loads once the
+ * entries are painted). Fails when one of the modules has no chunk of its own (a renamed file, or a build that
  * inlined it): the hints would silently stop helping.
  */
 export function firstEntriesFiles(bundle: OutputBundle, modules: readonly string[] = FIRST_ENTRIES_MODULES): { scripts: string[]; wasm: string[] } {
@@ -48,7 +50,8 @@ export function firstEntriesFiles(bundle: OutputBundle, modules: readonly string
     if (chunk === undefined) throw new Error(`preload-logbook: the build has no chunk for ${module}.`);
     visit(chunk.fileName);
   }
-  return { scripts, wasm: wasm.sort() };
+  const loaded = (file: string) => scripts.some((script) => chunks.get(script)?.code.includes(file.slice(file.lastIndexOf('/') + 1)));
+  return { scripts, wasm: wasm.filter(loaded).sort() };
 }
 
 /**
