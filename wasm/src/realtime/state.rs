@@ -1,6 +1,6 @@
-//! The realtime state one `Client` shares (`Rc`) with its channels: core's [`Realtime`] state
-//! machine, and the WebSocket, the timer and the JS callbacks that carry out its actions. The
-//! socket's and the timer's handlers hold only a `Weak` back to it.
+//! The realtime state one client (a `Client` or a `RealtimeClient`) shares (`Rc`) with its
+//! channels: core's [`Realtime`] state machine, and the WebSocket, the timer and the JS callbacks
+//! that carry out its actions. The socket's and the timer's handlers hold only a `Weak` back to it.
 
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
