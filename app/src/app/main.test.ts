@@ -223,6 +223,19 @@ describe('the entry point with a backend configured: React waits for the first e
     await vi.waitFor(() => expect(renderApp).toHaveBeenCalledTimes(1));
   });
 
+  it('leaves entries it cannot paint to React, which renders them and reports what failed', async () => {
+    paintEntries.mockImplementation(() => {
+      throw new RangeError('Invalid time value');
+    });
+    const root = await start('empty');
+    copyRead.resolve(kept);
+    await vi.waitFor(() => expect(paintFirstPage).toHaveBeenCalledTimes(1));
+    expect(paintEntries).toHaveBeenCalledTimes(1);
+    expect(firstPage.paint({ length: 1 })).toBe(false);
+    firstPage.settle(false);
+    await vi.waitFor(() => expect(renderApp).toHaveBeenCalledExactlyOnceWith(root));
+  });
+
   it('loads React at once when the read cannot start: its chunk failed to load', async () => {
     failures.prefetchEntries = fetchFailure('prefetch-entries');
     await start('empty');

@@ -23,10 +23,17 @@ let entriesShown: Promise<void> | undefined;
 
 /**
  * Paints the first entries into the served HTML's empty list if React has not rendered yet (paint-entries.ts):
- * on a slow phone that is long before React's code has arrived and run. True when it painted them.
+ * on a slow phone that is long before React's code has arrived and run. True when it painted them. Never throws:
+ * it runs inside the read's page callback.
  */
 const paintBeforeReact = (rows: EntryRows, mark: string): boolean => {
-  if (reactRendering || !paintEntries(root, rows)) return false;
+  if (reactRendering) return false;
+  try {
+    if (!paintEntries(root, rows)) return false;
+  } catch {
+    // An entry that cannot be shown (its time cannot be formatted, say) is React's to report: it renders the same.
+    return false;
+  }
   performance.mark(mark);
   entriesShown = new Promise((resolve) => {
     requestAnimationFrame(() => setTimeout(resolve, 0));
