@@ -25,7 +25,7 @@ const readCopyEarly = vi.hoisted(() => vi.fn());
 vi.mock('@/config/env', () => ({ env }));
 vi.mock('./load-logbook', () => ({ loadLogbook }));
 vi.mock('@/features/logbook/device-copy/early-read', () => ({ readCopyEarly }));
-vi.mock('@/features/logbook/first-paint/paint-entries', () => ({ paintEntries }));
+vi.mock('@/features/logbook/first-paint/paint-entries', async (importOriginal) => ({ ...(await importOriginal<object>()), paintEntries }));
 vi.mock('@/features/logbook/first-paint/first-page', () => ({ paintFirstPage }));
 
 /** Set by a test: the next imports of these modules fail (a chunk that could not be fetched). */
@@ -70,9 +70,16 @@ afterEach(() => {
 });
 
 /** Runs main.tsx against a #root that is empty or holds the prerendered teaser, and lets its dynamic imports settle. */
-async function start(root: 'empty' | 'prerendered teaser') {
+async function start(root: 'empty' | 'prerendered teaser' | 'prerendered logbook') {
   const mount = document.createElement('div');
   mount.id = 'root';
+  if (root === 'prerendered logbook') {
+    // The served list the first entries are painted into (app/build/prerender-logbook.ts).
+    const section = document.createElement('section');
+    section.className = 'logbook-entries';
+    section.append(Object.assign(document.createElement('ul'), { className: 'entry-list' }));
+    mount.append(section);
+  }
   if (root === 'prerendered teaser') {
     const main = document.createElement('main');
     main.className = 'teaser';
@@ -184,7 +191,7 @@ describe('the entry point with a backend configured: React waits for the first e
   });
 
   it("on a first visit, loads neither React nor the logbook's code until the read has painted its first page", async () => {
-    const root = await start('empty');
+    const root = await start('prerendered logbook');
     copyRead.resolve(null);
     await vi.waitFor(() => expect(paintFirstPage).toHaveBeenCalledTimes(1));
     expect(paintFirstPage.mock.calls[0]?.[0]).toBe(VISIT);
@@ -203,7 +210,7 @@ describe('the entry point with a backend configured: React waits for the first e
   });
 
   it('on a repeat visit, loads React as soon as the kept entries are painted, without waiting for the read', async () => {
-    const root = await start('empty');
+    const root = await start('prerendered logbook');
     copyRead.resolve(kept);
     await vi.waitFor(() => expect(renderApp).toHaveBeenCalledExactlyOnceWith(root));
     expect(paintEntries).toHaveBeenCalledTimes(1);
@@ -214,7 +221,7 @@ describe('the entry point with a backend configured: React waits for the first e
   });
 
   it('loads React once the read settles without painting (an error, an empty logbook), to report it', async () => {
-    await start('empty');
+    await start('prerendered logbook');
     copyRead.resolve(null);
     await vi.waitFor(() => expect(paintFirstPage).toHaveBeenCalledTimes(1));
     await aMoment();
@@ -227,7 +234,7 @@ describe('the entry point with a backend configured: React waits for the first e
     paintEntries.mockImplementation(() => {
       throw new RangeError('Invalid time value');
     });
-    const root = await start('empty');
+    const root = await start('prerendered logbook');
     copyRead.resolve(kept);
     await vi.waitFor(() => expect(paintFirstPage).toHaveBeenCalledTimes(1));
     expect(paintEntries).toHaveBeenCalledTimes(1);
@@ -238,15 +245,22 @@ describe('the entry point with a backend configured: React waits for the first e
 
   it('loads React at once when the read cannot start: its chunk failed to load', async () => {
     failures.prefetchEntries = fetchFailure('prefetch-entries');
-    await start('empty');
+    await start('prerendered logbook');
     copyRead.resolve(null);
     await vi.waitFor(() => expect(renderApp).toHaveBeenCalledTimes(1));
     expect(paintFirstPage).not.toHaveBeenCalled();
   });
 
+  it('loads React at once when there is no served list to paint into (the dev server): nothing to wait for', async () => {
+    await start('empty');
+    // Neither the copy nor the read has answered.
+    await vi.waitFor(() => expect(renderApp).toHaveBeenCalledTimes(1));
+    expect(paintEntries).not.toHaveBeenCalled();
+  });
+
   it('loads React at once when the configuration will fail the read: nothing to wait for', async () => {
     env.configError = new Error('REQUEST_TIMEOUT_MS must be a positive whole number of milliseconds');
-    await start('empty');
+    await start('prerendered logbook');
     await vi.waitFor(() => expect(renderApp).toHaveBeenCalledTimes(1));
     expect(paintEntries).not.toHaveBeenCalled();
   });

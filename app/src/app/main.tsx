@@ -4,7 +4,7 @@ import type { EntryRows } from '@/features/logbook/api/entry-types';
 import { readCopyEarly } from '@/features/logbook/device-copy/early-read';
 import { plainRows } from '@/features/logbook/device-copy/plain-rows';
 import { paintFirstPage } from '@/features/logbook/first-paint/first-page';
-import { paintEntries } from '@/features/logbook/first-paint/paint-entries';
+import { paintEntries, servedList } from '@/features/logbook/first-paint/paint-entries';
 import { linkManifest } from './link-manifest';
 import { loadLogbook } from './load-logbook';
 import { FAILURE_TEXT, showPageFailure } from './page-failure';
@@ -74,8 +74,9 @@ if (env.logbookOpen || !root.firstElementChild) {
       ({ prefetchLogEntries }) => paintFirstPage(prefetchLogEntries(), (firstPage) => paintBeforeReact(firstPage, 'geocache:first-page-painted')),
       () => false,
     );
-    // A configuration the client rejects fails the read as soon as the client has loaded: nothing to wait for.
-    const readCanPaint = env.configError === null && env.supabaseUrl !== '' && env.supabaseKey !== '';
+    // Nothing to wait for without a served list to paint into (a page the build did not prerender, the dev server),
+    // or with a configuration the client rejects (the read fails as soon as the client has loaded).
+    const readCanPaint = servedList(root) !== null && env.configError === null && env.supabaseUrl !== '' && env.supabaseKey !== '';
     if (keptPainted !== null && readCanPaint) firstEntries = untilFirstEntries({ kept: keptPainted, read });
   }
   void firstEntries.then(() => renderPage(root));

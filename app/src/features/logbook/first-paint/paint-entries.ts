@@ -5,6 +5,12 @@ import { MESSAGE_LIMIT, NAME_LIMIT, textStart } from '../components/text-start';
 /** Cards painted: more than a phone's screen holds, far fewer than a long logbook has. */
 export const PAINTED_CARDS = 20;
 
+/** The served HTML's empty list, which the build prerenders (app/build/prerender-logbook.ts); null without one. */
+export function servedList(root: HTMLElement): Element | null {
+  const list = root.querySelector('.logbook-entries .entry-list');
+  return list !== null && list.childElementCount === 0 ? list : null;
+}
+
 /**
  * Paints the first entries into the logbook's served HTML (its empty list), as the list's own cards (EntryContent)
  * look, before React has loaded: the entries kept on this device on a repeat visit, the first page the wasm client
@@ -15,8 +21,8 @@ export const PAINTED_CARDS = 20;
  * call only: a client list may be freed once it returns.
  */
 export function paintEntries(root: HTMLElement, rows: EntryRows): boolean {
-  const list = root.querySelector('.logbook-entries .entry-list');
-  if (list === null || list.childElementCount > 0 || rows.length === 0) return false;
+  const list = servedList(root);
+  if (list === null || rows.length === 0) return false;
   const document = root.ownerDocument;
   const text = (tag: string, className: string, value: string, limit: number) => {
     const element = document.createElement(tag);
