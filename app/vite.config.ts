@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, loadEnv } from 'vite';
 import wasm from 'vite-plugin-wasm';
+import { deferManifestLink } from './build/defer-manifest-link.ts';
 import { precompress } from './build/precompress.ts';
 import { preloadLogbook } from './build/preload-logbook.ts';
 import { prerenderLogbook } from './build/prerender-logbook.ts';
@@ -26,6 +27,7 @@ export default defineConfig(({ mode }) => {
       prerenderLogbook({ logbookOpen }),
       preloadLogbook({ logbookOpen }),
       serviceWorker({ logbookOpen }),
+      deferManifestLink({ logbookOpen }),
       precompress(),
     ],
     resolve: {
