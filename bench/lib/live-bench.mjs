@@ -1,5 +1,5 @@
 // @ts-check
-/* global window, document, requestAnimationFrame, MutationObserver */
+/* global window */
 // The live logbook's benchmark: our page's production build open on a logbook of N entries while a second client
 // inserts over REST. (1) From the insert's request to the open page painting the new entry, K times, one at a time.
 // (2) The page left open with an insert every second: its JS heap (after a garbage collection) every 10 s, first
@@ -9,6 +9,7 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, chromiumVersion, VIEWPORT } from './browser.mjs';
 import { cleanups, gitState, startRun } from './bench.mjs';
+import { installArrivalProbe } from './live-probe.mjs';
 import { heapTrend, quantile } from './live-stats.mjs';
 import { buildOurs, previewOurs } from './pages.mjs';
 import { countEntries, seed } from './rest.mjs';
@@ -22,67 +23,6 @@ export const LIVE_P95_MAX_MS = 2000;
 const HEAP_EVERY_SECONDS = 10;
 /** How long one insert may take to show before it counts as lost. */
 const PAINT_TIMEOUT_MS = 10_000;
-
-/**
- * Init script (serialised by Playwright: nothing from this module's scope). Stamps, in ms since the epoch, the
- * first frame painted with each card the benchmark watches (`__liveWatch(name)` before its insert), by the card's
- * name: the card is in the DOM when the observer runs, the next frame's animation callbacks run before that frame
- * paints, and a message posted from there is handled once its rendering is done. Only watched names are kept, and
- * each is forgotten once read: the probe runs in the page it measures, so a name kept per insert would be heap
- * growth of the benchmark's own, counted as the page's.
- */
-export function installArrivalProbe() {
-  /** Watched names: undefined until the card shows, then 0 until painted, then the time it was painted. */
-  /** @type {Map<string, number | undefined>} */
-  const watched = new Map();
-  const stamp = (/** @type {string} */ name) => {
-    watched.set(name, 0);
-    requestAnimationFrame(() => {
-      const channel = new MessageChannel();
-      channel.port1.onmessage = () => {
-        if (watched.has(name)) watched.set(name, performance.timeOrigin + performance.now());
-      };
-      channel.port2.postMessage(null);
-    });
-  };
-  const observer = new MutationObserver(() => {
-    if (watched.size === 0) return;
-    for (const card of document.querySelectorAll('[data-testid="log-entry"]')) {
-      const name = card.querySelector('[dir="auto"]')?.textContent ?? '';
-      if (watched.has(name) && watched.get(name) === undefined) stamp(name);
-    }
-  });
-  const start = () => observer.observe(document.body, { childList: true, subtree: true });
-  if (document.body) start();
-  else document.addEventListener('DOMContentLoaded', start);
-  Object.defineProperty(window, '__liveWatch', { value: (/** @type {string} */ name) => void watched.set(name, undefined) });
-  // The painted time, or null while not painted; a painted name is forgotten once read.
-  Object.defineProperty(window, '__livePainted', {
-    value: (/** @type {string} */ name) => {
-      const at = watched.get(name);
-      if (!at) return null;
-      watched.delete(name);
-      return at;
-    },
-  });
-
-  // Wasm linear memory is not in the JS heap CDP reports: the instances' memories are kept so the heap run can
-  // report it beside it (entries moved into wasm memory are still memory the page uses).
-  /** @type {WebAssembly.Memory[]} */
-  const memories = [];
-  for (const name of /** @type {const} */ (['instantiate', 'instantiateStreaming'])) {
-    const original = /** @type {(...args: unknown[]) => Promise<any>} */ (WebAssembly[name]);
-    if (typeof original !== 'function') continue;
-    /** @type {any} */ (WebAssembly)[name] = function (/** @type {unknown[]} */ ...args) {
-      return original.apply(this, args).then((/** @type {any} */ result) => {
-        const instance = result instanceof WebAssembly.Instance ? result : result.instance;
-        for (const value of Object.values(instance.exports)) if (value instanceof WebAssembly.Memory) memories.push(value);
-        return result;
-      });
-    };
-  }
-  Object.defineProperty(window, '__liveWasmBytes', { value: () => memories.reduce((sum, memory) => sum + memory.buffer.byteLength, 0) });
-}
 
 /**
  * @param {import('./rest.mjs').Backend} backend
