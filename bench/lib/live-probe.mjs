@@ -20,6 +20,7 @@ export function installArrivalProbe() {
     requestAnimationFrame(() => {
       const channel = new MessageChannel();
       channel.port1.onmessage = () => {
+        channel.port1.close();
         if (watched.has(name)) watched.set(name, performance.timeOrigin + performance.now());
       };
       channel.port2.postMessage(null);
