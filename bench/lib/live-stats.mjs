@@ -17,6 +17,7 @@ export function quantile(values, q) {
  * @typedef {object} HeapSample
  * @property {number} atSeconds   since the first insert of the heap run
  * @property {number} usedBytes   the page's JS heap after a garbage collection
+ * @property {number} [wasmBytes] the page's wasm linear memory (its instances' `memory.buffer` sizes)
  * @property {number} nodes       DOM nodes in the page
  */
 

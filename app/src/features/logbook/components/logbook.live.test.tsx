@@ -14,11 +14,18 @@ import type { NewEntry } from '../api/sign-logbook';
 import { openDeviceCopy } from '../device-copy/copy-store';
 import type { LiveStatus } from '../live/live-entries';
 import { Logbook } from './logbook';
+import { SignForm } from './sign-form';
 
 vi.mock('../api/client', () => ({ getClient: vi.fn() }));
 vi.mock('../api/live-code', () => ({ loadLiveCode: vi.fn(), loadedLiveCode: vi.fn() }));
 
 type LiveModule = NonNullable<ReturnType<typeof loadedLiveCode>>;
+
+// The real form, its renders counted.
+vi.mock('./sign-form', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('./sign-form')>();
+  return { ...actual, SignForm: vi.fn(actual.SignForm) };
+});
 
 /** The client's realtime channel as supabase-js shapes it, driven by the test. */
 class FakeChannel {
@@ -155,6 +162,32 @@ describe('the live logbook', () => {
     insert({ ...signed, id: 10, created_at: '2024-06-01T00:00:01+00:00', message: 'Not mine' });
     expect(shownNames()).toEqual(['Me', 'Me', 'Ann']);
     expect(status()).toHaveTextContent(/^A new entry arrived\.$/);
+  });
+
+  it('counts the arrivals from 0 again once a sign\'s outcome has been said', async () => {
+    await renderSubscribed([ann]);
+    insert(bo);
+    insert(cy);
+    expect(status()).toHaveTextContent(/^2 new entries arrived\.$/);
+    signLogbook.mockResolvedValue(undefined);
+    listEntries.mockResolvedValueOnce(fakeEntryList([cy, bo, ann]));
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Name:'), 'Me');
+    await user.type(screen.getByLabelText('Message:'), 'Mine');
+    await user.click(screen.getByRole('button', { name: 'Sign Logbook' }));
+    await waitFor(() => expect(status()).toHaveTextContent(/^Signed\.$/));
+    insert(dee);
+    expect(status()).toHaveTextContent(/^A new entry arrived\.$/);
+  });
+
+  it('renders the list, not the form, for each arrival (a page left open runs as little per entry as it can)', async () => {
+    await renderSubscribed([ann]);
+    const before = vi.mocked(SignForm).mock.calls.length;
+    insert(bo);
+    insert(cy);
+    expect(shownNames()).toEqual(['Cy', 'Bo', 'Ann']);
+    expect(status()).toHaveTextContent(/^2 new entries arrived\.$/);
+    expect(vi.mocked(SignForm).mock.calls.length).toBe(before);
   });
 
   it('after a reconnect reads the rows from a minute before the newest shown, and merges them by id', async () => {

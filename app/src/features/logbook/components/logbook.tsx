@@ -1,20 +1,16 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { LOGBOOK_TITLE } from '@/content/logbook-title';
-import { liveChannel } from '../api/live-channel';
-import { readNewer } from '../api/read-newer';
 import { useSignLogbook, type NewEntry } from '../api/sign-logbook';
 import { useClientReady } from '../api/use-client-ready';
 import { useLogEntries } from '../api/use-log-entries';
-import { useLiveLogbook } from '../live/use-live-logbook';
+import { OwnSigns } from '../live/own-signs';
 import type { OutboxDeliveryError } from '../outbox/deliver';
 import type { OutboxItem } from '../outbox/plain-request';
 import { useOutbox } from '../outbox/use-outbox';
-import { LiveRegion } from '../status/live-region';
 import { STATUS } from '../status/messages';
 import { notSignedReason } from '../status/reason';
-import { useListStatus } from '../status/use-list-status';
-import { EntryList } from './entry-list';
 import { LastUpdated } from './last-updated';
+import { LogbookEntries } from './logbook-entries';
 import { PendingSigns } from './pending-signs';
 import { SignForm, type SignFields } from './sign-form';
 import './logbook.css';
@@ -34,22 +30,16 @@ export function Logbook() {
   const [fields, setFields] = useState<SignFields>(EMPTY);
   const [signStatus, setSignStatus] = useState('');
   const clearStatus = useCallback(() => setSignStatus(''), []);
-  const live = useLiveLogbook({
-    source: liveChannel,
-    readNewer,
-    base: entries,
-    baseReady: read !== 'loading',
-    onAnnounce: clearStatus,
-  });
-  const { quiet, expectOwn } = live;
+  // The live list (LogbookEntries) counts arrivals and recognises this page's own signs; the form's side of that is
+  // kept here, so an arrival does not render the form again.
+  const ownSigns = useMemo(() => new OwnSigns(), []);
+  const expectOwn = useCallback((sign: NewEntry) => ownSigns.expect(sign), [ownSigns]);
+  const [quietSince, setQuietSince] = useState(0);
   // The live region says what happened last: a sign's outcome, or the entries that arrived since.
-  const say = useCallback(
-    (message: string) => {
-      setSignStatus(message);
-      quiet();
-    },
-    [quiet],
-  );
+  const say = useCallback((message: string) => {
+    setSignStatus(message);
+    setQuietSince((count) => count + 1);
+  }, []);
 
   const onDelivered = useCallback(
     (items: readonly OutboxItem[]) => {
@@ -91,21 +81,25 @@ export function Logbook() {
     }
   }
 
-  const readStatus = useListStatus({ read, count: live.entries.length, fromDevice });
-  const listStatus = live.arrived > 0 ? STATUS.arrived(live.arrived) : readStatus;
-
   return (
     <main className="logbook">
       <h1>{LOGBOOK_TITLE}</h1>
       <SignForm fields={fields} onChange={setFields} onSign={(entry) => void handleSign(entry)} pending={pending} ready={ready} />
-      <LiveRegion message={signStatus || listStatus} />
-      <section className="logbook-entries" aria-labelledby="logbook-entries-heading">
-        <h2 id="logbook-entries-heading">Logbook Entries</h2>
-        <LastUpdated at={updatedAt} />
-        <PendingSigns items={outbox.pending} />
-        {entries.length === 0 && read === 'loading' ? <p className="list-note">{STATUS.loading}</p> : null}
-        <EntryList entries={live.entries} />
-      </section>
+      <LogbookEntries
+        base={entries}
+        read={read}
+        fromDevice={fromDevice}
+        signStatus={signStatus}
+        onAnnounce={clearStatus}
+        ownSigns={ownSigns}
+        quietSince={quietSince}
+        notes={
+          <>
+            <LastUpdated at={updatedAt} />
+            <PendingSigns items={outbox.pending} />
+          </>
+        }
+      />
     </main>
   );
 }

@@ -1,10 +1,10 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { EntryRows } from '../api/entry-types';
 import { openDeviceCopy } from '../device-copy/copy-store';
 import type { KeptEntry } from '../device-copy/newest-first';
 import { ArrivalKeeper } from './arrival-keeper';
 import type { LiveEntries } from './live-entries';
-import { OwnSigns, type SignText } from './own-signs';
+import type { OwnSigns } from './own-signs';
 import { useLiveEntries } from './use-live-entries';
 
 export interface LiveLogbookInput {
@@ -15,26 +15,33 @@ export interface LiveLogbookInput {
   readonly baseReady: boolean;
   /** Called when entries signed elsewhere arrive: what the live region said before is now out of date. */
   readonly onAnnounce: () => void;
+  /** The signs this page sent (the form's owner remembers them): their arrival is shown but not announced. */
+  readonly ownSigns: OwnSigns;
+  /**
+   * Changes whenever the live region starts saying something else (a sign's outcome): the arrivals are counted from
+   * 0 again. A number the form's owner bumps, so that owner does not render again with every arrival.
+   */
+  readonly quietSince: number;
 }
 
 export interface LiveLogbook {
   /** The list to show: the reads' entries with those that arrived since on top. */
   readonly entries: EntryRows;
-  /** Entries signed elsewhere since `quiet()`: what the live region announces while above 0. */
+  /** Entries signed elsewhere since `quietSince` last changed: what the live region announces while above 0. */
   readonly arrived: number;
-  /** Remembers a sign this page is about to send, so its own arrival is not announced. */
-  readonly expectOwn: (sign: SignText) => void;
-  /** Starts counting arrivals from 0 again (the live region says something else now). */
-  readonly quiet: () => void;
 }
 
 /**
  * The logbook kept up to date while it is open (useLiveEntries), with what the page does around it: counting the
  * entries signed elsewhere for the live region (not this page's own signs), and keeping arrivals on the device.
  */
-export function useLiveLogbook({ source, readNewer, base, baseReady, onAnnounce }: LiveLogbookInput): LiveLogbook {
-  const [arrived, setArrived] = useState(0);
-  const ownSigns = useMemo(() => new OwnSigns(), []);
+export function useLiveLogbook({ source, readNewer, base, baseReady, onAnnounce, ownSigns, quietSince }: LiveLogbookInput): LiveLogbook {
+  // The count and the `quietSince` it was counted since: a count from before the latest change reads as 0.
+  const [count, setCount] = useState({ since: quietSince, arrived: 0 });
+  const since = useRef(quietSince);
+  useLayoutEffect(() => {
+    since.current = quietSince;
+  });
   const keeper = useMemo(() => new ArrivalKeeper(openDeviceCopy), []);
   useEffect(() => {
     // A page being left may not get another turn of its timers: what arrived is written now.
@@ -53,12 +60,11 @@ export function useLiveLogbook({ source, readNewer, base, baseReady, onAnnounce 
       const others = entries.filter((entry) => !ownSigns.claim(entry)).length;
       if (others === 0) return;
       onAnnounce();
-      setArrived((count) => count + others);
+      const now = since.current;
+      setCount((before) => ({ since: now, arrived: (before.since === now ? before.arrived : 0) + others }));
     },
     [ownSigns, onAnnounce],
   );
   const entries = useLiveEntries({ source, base, baseReady, readNewer, onArrived, keep: keeper.add });
-  const expectOwn = useCallback((sign: SignText) => ownSigns.expect(sign), [ownSigns]);
-  const quiet = useCallback(() => setArrived(0), []);
-  return { entries, arrived, expectOwn, quiet };
+  return { entries, arrived: count.since === quietSince ? count.arrived : 0 };
 }
