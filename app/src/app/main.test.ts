@@ -104,10 +104,11 @@ describe('the entry point', () => {
     expect(loadLogbook).not.toHaveBeenCalled();
   });
 
-  it('with the logbook open, loads its code and starts its first load while React loads, and renders the page', async () => {
+  it('with the logbook open and no copy on the device, loads its code and starts its first load while React loads, and renders the page', async () => {
     env.logbookOpen = true;
     await start('empty');
-    expect(loadLogbook).toHaveBeenCalledTimes(1);
+    copyRead.resolve(null);
+    await vi.waitFor(() => expect(loadLogbook).toHaveBeenCalledTimes(1));
     await vi.waitFor(() => expect(prefetchLogEntries).toHaveBeenCalledTimes(1));
     await vi.waitFor(() => expect(renderApp).toHaveBeenCalledExactlyOnceWith(document.getElementById('root')));
   });
@@ -117,7 +118,8 @@ describe('the entry point', () => {
     let loadedLogbook: (component: () => null) => void = () => undefined;
     loadLogbook.mockReturnValue(new Promise((resolve) => (loadedLogbook = resolve)));
     await start('prerendered teaser');
-    expect(loaded.renderApp).toBe(1);
+    copyRead.resolve(null);
+    await vi.waitFor(() => expect(loaded.renderApp).toBe(1));
     expect(renderApp).not.toHaveBeenCalled();
     expect(document.querySelector('main')).toHaveTextContent('text');
     loadedLogbook(() => null);
@@ -135,10 +137,29 @@ describe('the entry point', () => {
     expect(renderApp).not.toHaveBeenCalled();
   });
 
-  it('leaves the page to React once it renders: a copy read after that is not painted here', async () => {
+  it('on a repeat visit, starts React, the logbook\'s code and its read only once the kept entries are drawn', async () => {
+    env.logbookOpen = true;
+    let drawFrame: FrameRequestCallback = () => undefined;
+    const frames = vi.spyOn(window, 'requestAnimationFrame').mockImplementation((callback) => ((drawFrame = callback), 1));
+    await start('empty');
+    copyRead.resolve({ entries: [{ id: 1, created_at: '2024-05-01T10:00:00+00:00', name: 'Ann', message: 'Hi' }], updatedAt: 1, reconciledAt: 1 });
+    await vi.waitFor(() => expect(paintKeptEntries).toHaveBeenCalledTimes(1));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(loadLogbook).not.toHaveBeenCalled();
+    expect(loaded).toEqual({ renderApp: 0, prefetch: 0 });
+    drawFrame(performance.now());
+    await vi.waitFor(() => expect(renderApp).toHaveBeenCalledTimes(1));
+    expect(loadLogbook).toHaveBeenCalledTimes(1);
+    expect(prefetchLogEntries).toHaveBeenCalledTimes(1);
+    frames.mockRestore();
+  });
+
+  it('leaves the page to React when the copy is slow to read: a copy read after React renders is not painted here', async () => {
     env.logbookOpen = true;
     await start('empty');
-    await vi.waitFor(() => expect(renderApp).toHaveBeenCalledTimes(1));
+    expect(loadLogbook).not.toHaveBeenCalled();
+    // The read has not answered within KEPT_ENTRIES_WAIT_MS (500 ms): the page starts without it.
+    await vi.waitFor(() => expect(renderApp).toHaveBeenCalledTimes(1), { timeout: 2000 });
     copyRead.resolve({ entries: [{ id: 1, created_at: '2024-05-01T10:00:00+00:00', name: 'Ann', message: 'Hi' }], updatedAt: 1, reconciledAt: 1 });
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(paintKeptEntries).not.toHaveBeenCalled();
@@ -149,6 +170,7 @@ describe('the entry point', () => {
     loadLogbook.mockRejectedValue(fetchFailure('logbook'));
     failures.prefetchEntries = fetchFailure('prefetch-entries');
     await start('empty');
+    copyRead.resolve(null);
     await vi.waitFor(() => expect(renderApp).toHaveBeenCalledTimes(1));
     expect(prefetchLogEntries).not.toHaveBeenCalled();
     // An unhandled rejection would fail the run; an unclaimed console.error fails the test.
@@ -161,6 +183,7 @@ describe('the entry point when React cannot be loaded', () => {
     const failure = fetchFailure('render-app');
     failures.renderApp = failure;
     const root = await start('empty');
+    copyRead.resolve(null);
 
     await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('The logbook could not be loaded.'));
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Geocache Signing Page');

@@ -15,6 +15,14 @@ if (!root) throw new Error('index.html has no #root element');
 let reactRendering = false;
 /** Settles once the frame showing the entries painted below has been drawn (React's first render is a long task). */
 let keptEntriesShown: Promise<void> | undefined;
+/**
+ * Settles once the early read below has found no copy, or its entries are painted and drawn. On a repeat visit the
+ * logbook's code, React and the wasm client start only then: on a slow phone their scripts' work, queued while the
+ * copy is read, would otherwise hold back the read's answer and the frame that shows it. A read slower than
+ * KEPT_ENTRIES_WAIT_MS (a busy device, an IndexedDB that never answers) holds nothing back.
+ */
+let keptEntriesFirst: Promise<void> = Promise.resolve();
+const KEPT_ENTRIES_WAIT_MS = 500;
 
 // The entries kept on this device, read before any other script has loaded (IndexedDB's own API, a few lines in
 // this entry script; compared here rather than through env so the teaser's build leaves it out), and painted into
@@ -22,7 +30,7 @@ let keptEntriesShown: Promise<void> | undefined;
 // React's code has run. The logbook's read plans from this same copy (device-copy/early-read.ts).
 if (import.meta.env.VITE_LOGBOOK_OPEN === 'true' && env.logbookOpen) {
   performance.mark('geocache:device-copy-read-started');
-  void readCopyEarly().then((kept) => {
+  const painted = readCopyEarly().then((kept) => {
     performance.mark('geocache:device-copy-read');
     if (kept === null || reactRendering || !paintKeptEntries(root, kept.entries)) return;
     performance.mark('geocache:kept-entries-painted');
@@ -31,13 +39,17 @@ if (import.meta.env.VITE_LOGBOOK_OPEN === 'true' && env.logbookOpen) {
       // A hidden tab draws no frames: React does not wait for one there.
       setTimeout(resolve, 100);
     });
+    return keptEntriesShown;
   });
+  keptEntriesFirst = Promise.race([painted, new Promise<void>((resolve) => setTimeout(resolve, KEPT_ENTRIES_WAIT_MS))]);
 }
 
 // The teaser is prerendered into index.html at build time (app/build/prerender-teaser.ts): the page is
 // complete before any script runs, and no React, client or wasm is downloaded for it. Everything else
 // (the logbook, or a teaser that was not prerendered) is rendered by React, loaded only then.
-if (env.logbookOpen || !root.firstElementChild) {
+if (env.logbookOpen || !root.firstElementChild) void keptEntriesFirst.then(() => startPage(root));
+
+function startPage(root: HTMLElement): void {
   if (env.logbookOpen) {
     // Starts the visit's read before React has loaded: it plans from the copy read above, then asks for the entries
     // it lacks once the wasm client is ready (the logbook takes the read over when it renders). If the chunk fails,
@@ -53,7 +65,7 @@ if (env.logbookOpen || !root.firstElementChild) {
 // The production build's service worker keeps the logbook for offline visits. Compared here rather than through
 // env so the teaser's build leaves the registration code out entirely.
 if (import.meta.env.PROD && import.meta.env.VITE_LOGBOOK_OPEN === 'true' && 'serviceWorker' in navigator) {
-  import('./service-worker/register-service-worker').then(
+  void keptEntriesFirst.then(() => import('./service-worker/register-service-worker')).then(
     ({ registerServiceWorker }) => registerServiceWorker(),
     (error: unknown) => console.error('Error registering the service worker:', error),
   );
