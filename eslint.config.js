@@ -16,7 +16,7 @@ const TS = '**/*.{ts,tsx,mts,cts}';
 const JS = '**/*.{js,mjs,cjs}';
 
 // ---- Import boundaries of the app (bulletproof-react's no-restricted-paths zones, on resolved paths) ----
-// import-x resolves every import (the "@/" alias and "geocache-client" through app/tsconfig.app.json's paths)
+// import-x resolves every import (the "@/" alias, "geocache-client" and "geocache-live" through app/tsconfig.app.json's paths)
 // before comparing it with the zones, so an alias, a relative path or a detour reach the same file and the
 // same verdict, however deep the importing file is.
 
@@ -77,6 +77,14 @@ const importZones = [
     target: './app/src/features/logbook/**/!(client-code|*.test).{ts,tsx}',
     from: './app/src/features/logbook/api/client.ts',
     message: 'Load the wasm client through api/client-code.ts (loadClientCode), never by a static import of api/client.',
+  },
+  {
+    // The live entries' client (wasm/pkg-live, "geocache-live") is a second .wasm that a first visit must not
+    // download before its first entries are painted. Only live-code.ts imports it, dynamically (types included:
+    // live-code.ts re-exports them).
+    target: './app/src/**/!(live-code).{ts,tsx}',
+    from: './wasm/pkg-live',
+    message: 'Load the live client through api/live-code.ts (loadLiveCode), never by importing "geocache-live".',
   },
 ];
 
@@ -147,6 +155,7 @@ module.exports = defineConfig(
     '**/target/',
     'wasm/pkg/',
     'wasm/pkg-logbook/',
+    'wasm/pkg-live/',
     'wasm/pkg-bench/',
     '.data/',
     'tests/output/',

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, loadEnv } from 'vite';
 import wasm from 'vite-plugin-wasm';
+import { deferManifestLink } from './build/defer-manifest-link.ts';
 import { precompress } from './build/precompress.ts';
 import { preloadLogbook } from './build/preload-logbook.ts';
 import { prerenderLogbook } from './build/prerender-logbook.ts';
@@ -26,14 +27,17 @@ export default defineConfig(({ mode }) => {
       prerenderLogbook({ logbookOpen }),
       preloadLogbook({ logbookOpen }),
       serviceWorker({ logbookOpen }),
+      deferManifestLink({ logbookOpen }),
       precompress(),
     ],
     resolve: {
       alias: {
         '@': fromHere('./src'),
         // The wasm-pack output is consumed in place, not through npm linking: the page builds against this tree's client.
-        // The page's build of the client: no auth, no benchmark export (see scripts/build-wasm.sh).
+        // The page's builds of the client (see scripts/build-wasm.sh): the reads and signs its first entries need, and
+        // the realtime client its live entries load once those are painted (src/features/logbook/api/live-code.ts).
         'geocache-client': fromHere('../wasm/pkg-logbook'),
+        'geocache-live': fromHere('../wasm/pkg-live'),
       },
     },
     build: {

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Builds the wasm package geocache-client:
-#   bash scripts/build-wasm.sh        wasm/pkg, the npm package (default features: the logbook and the auth client;
-#                                     its package.json finished by scripts/lib/npm-package.mjs), and wasm/pkg-logbook,
-#                                     the logbook page's build: realtime without the auth client (--no-default-features
-#                                     --features realtime; see wasm/Cargo.toml), which the app imports as
-#                                     "geocache-client".
+#   bash scripts/build-wasm.sh        wasm/pkg, the npm package (default features: every client; its package.json
+#                                     finished by scripts/lib/npm-package.mjs), and the logbook page's two builds (see
+#                                     wasm/Cargo.toml): wasm/pkg-logbook, the reads and signs only (--no-default-features
+#                                     --features rest), which the app imports as "geocache-client" for its first
+#                                     entries, and wasm/pkg-live, the standalone realtime client only
+#                                     (--no-default-features --features realtime), which the app imports lazily as
+#                                     "geocache-live" once those entries are painted.
 #   bash scripts/build-wasm.sh bench  wasm/pkg-bench: the npm package plus `parseEntriesForBenchmark` (--features
 #                                     bench), for `npm run bench` only.
 # Any further arguments go to wasm-pack.
@@ -26,4 +28,6 @@ if [[ "${1:-}" == bench ]]; then
 fi
 "${build[@]}" "$@"
 node scripts/lib/npm-package.mjs wasm/pkg
-exec "${build[@]}" --out-dir pkg-logbook --no-default-features --features realtime "$@"
+"${build[@]}" --out-dir pkg-logbook --no-default-features --features rest "$@"
+# Its own out-name, so the page's two .wasm assets are told apart by name (geocache_live_bg-*.wasm).
+exec "${build[@]/geocache_client/geocache_live}" --out-dir pkg-live --no-default-features --features realtime "$@"

@@ -53,8 +53,11 @@ for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])) {
 async function clippyWasm() {
   const env = wasmToolchainEnv();
   await run('cargo', ['clippy', '-p', 'geocache-client', '--target', WASM_TARGET, '--all-targets', '--', '-D', 'warnings'], { env });
-  // The page's build (scripts/build-wasm.sh: wasm/pkg-logbook) leaves out the auth client but keeps realtime.
-  await run('cargo', ['clippy', '-p', 'geocache-client', '--target', WASM_TARGET, '--no-default-features', '--features', 'realtime', '--all-targets', '--', '-D', 'warnings'], { env });
+  // The page's two builds (scripts/build-wasm.sh): wasm/pkg-logbook, the reads and signs only, and wasm/pkg-live,
+  // the standalone realtime client only.
+  for (const features of ['rest', 'realtime']) {
+    await run('cargo', ['clippy', '-p', 'geocache-client', '--target', WASM_TARGET, '--no-default-features', '--features', features, '--all-targets', '--', '-D', 'warnings'], { env });
+  }
 }
 
 // One emulator for the wasm-bindgen browser tests, stopped even when the tests fail; its output is shown then.
@@ -103,10 +106,12 @@ async function wasmBrowserTests() {
       TMPDIR: scratch,
     };
     try {
-      // The npm package's features, and `bench`, whose export has browser tests of its own.
+      // The npm package's features, and `bench`, whose export has browser tests of its own. Realtime's tests, the
+      // standalone client's (the page's wasm/pkg-live) among them, run here.
       await run('wasm-pack', ['test', '--headless', '--chrome', 'wasm', '--features', 'bench'], { env });
-      // The page's own build (wasm/pkg-logbook): realtime without the auth client, so the auth tests do not compile in.
-      await run('wasm-pack', ['test', '--headless', '--chrome', 'wasm', '--no-default-features', '--features', 'realtime'], { env });
+      // The page's logbook build (wasm/pkg-logbook): the reads and signs without the auth client, so the auth and
+      // realtime tests do not compile in.
+      await run('wasm-pack', ['test', '--headless', '--chrome', 'wasm', '--no-default-features', '--features', 'rest'], { env });
     } catch (error) {
       console.error(`Emulator output:\n${output.join('\n')}`);
       throw error;

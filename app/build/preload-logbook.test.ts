@@ -5,9 +5,17 @@ import { firstEntriesFiles, FIRST_ENTRIES_MODULES, preloadLogbook } from './prel
 
 type Bundle = NonNullable<IndexHtmlTransformContext['bundle']>;
 
-const [RENDER_APP, LOGBOOK, PREFETCH, CLIENT] = FIRST_ENTRIES_MODULES as [string, string, string, string];
+const [PREFETCH, CLIENT] = FIRST_ENTRIES_MODULES as [string, string];
+const RENDER_APP = '/app/src/app/render-app.tsx';
+const LOGBOOK = '/app/src/features/logbook/components/logbook.tsx';
 
-const chunk = (fileName: string, facadeModuleId: string | null, imports: string[] = []) => ({ type: 'chunk', fileName, facadeModuleId, imports });
+const chunk = (fileName: string, facadeModuleId: string | null, imports: string[] = [], code = '') => ({
+  type: 'chunk',
+  fileName,
+  facadeModuleId,
+  imports,
+  code,
+});
 
 /** A build as Rolldown shapes it: each lazily loaded module in a chunk of its own, sharing some chunks. */
 function bundle(): Bundle {
@@ -19,9 +27,14 @@ function bundle(): Bundle {
     chunk('assets/logbook.js', LOGBOOK, ['assets/jsx-runtime.js', 'assets/copy.js']),
     chunk('assets/copy.js', null),
     chunk('assets/prefetch.js', PREFETCH, ['assets/copy.js']),
-    chunk('assets/client.js', CLIENT, ['assets/page-config.js']),
+    chunk('assets/client.js', CLIENT, ['assets/page-config.js', 'assets/pkg-logbook.js']),
+    chunk('assets/pkg-logbook.js', null, [], 'const url = "/assets/geocache_client_bg-abc.wasm";'),
+    // The live entries' client: imported lazily, once the first entries are painted.
+    chunk('assets/live-code.js', '/app/src/features/logbook/api/live-code.ts', [], 'import("./pkg-live.js")'),
+    chunk('assets/pkg-live.js', null, [], 'const url = "/assets/geocache_live_bg-def.wasm";'),
     chunk('assets/register-service-worker.js', '/app/src/app/service-worker/register-service-worker.ts'),
     { type: 'asset', fileName: 'assets/geocache_client_bg-abc.wasm' },
+    { type: 'asset', fileName: 'assets/geocache_live_bg-def.wasm' },
     { type: 'asset', fileName: 'assets/logbook.css' },
   ];
   return Object.fromEntries(outputs.map((output) => [output.fileName, output])) as unknown as Bundle;
@@ -39,17 +52,9 @@ const INDEX_HTML =
   '<link rel="modulepreload" crossorigin href="/assets/page-config.js">\n</head><body></body></html>';
 
 describe('preload-logbook', () => {
-  it("names the first entries' chunks, each after the chunks it imports, and the .wasm; nothing loaded later", () => {
+  it("names the first entries' chunks, each after the chunks it imports, and their .wasm; nothing loaded later", () => {
     expect(firstEntriesFiles(bundle())).toEqual({
-      scripts: [
-        'assets/jsx-runtime.js',
-        'assets/page-config.js',
-        'assets/render-app.js',
-        'assets/copy.js',
-        'assets/logbook.js',
-        'assets/prefetch.js',
-        'assets/client.js',
-      ],
+      scripts: ['assets/copy.js', 'assets/prefetch.js', 'assets/page-config.js', 'assets/pkg-logbook.js', 'assets/client.js'],
       wasm: ['assets/geocache_client_bg-abc.wasm'],
     });
   });
@@ -57,11 +62,14 @@ describe('preload-logbook', () => {
   it('links them from index.html, the .wasm as the client fetches it, leaving out what the page already names', () => {
     const html = transform(INDEX_HTML, true);
     expect(html).toContain('<link rel="preload" as="fetch" type="application/wasm" crossorigin href="/assets/geocache_client_bg-abc.wasm">');
-    for (const file of ['jsx-runtime', 'render-app', 'copy', 'logbook', 'prefetch', 'client']) {
+    for (const file of ['copy', 'prefetch', 'pkg-logbook', 'client']) {
       expect(html).toContain(`<link rel="modulepreload" crossorigin href="/assets/${file}.js">`);
     }
     expect(html.match(/page-config\.js/g)).toHaveLength(1);
-    expect(html).not.toContain('register-service-worker');
+    // Loaded once the first entries are painted (main.tsx): a hint would download them before.
+    for (const file of ['render-app', 'logbook', 'jsx-runtime', 'register-service-worker']) expect(html).not.toContain(`/assets/${file}.js`);
+    // The live entries' client is fetched after the first entries, never ahead of them.
+    expect(html).not.toMatch(/geocache_live_bg|live-code|pkg-live/);
     expect(html.indexOf('geocache_client_bg')).toBeLessThan(html.indexOf('</head>'));
   });
 

@@ -6,13 +6,13 @@ type OutputBundle = NonNullable<IndexHtmlTransformContext['bundle']>;
 const fromHere = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
 /**
- * What main.tsx imports lazily to show the open logbook's first entries: React, the logbook's code, the visit's
- * first read and the wasm client. Without a hint the browser finds each only when the script before it has run
- * (the entry, then these, then the .wasm): a round trip each, 150 ms apiece on a slow mobile network.
+ * What main.tsx imports lazily to paint the open logbook's first entries: the visit's first read and the wasm
+ * client. Without a hint the browser finds each only when the script before it has run (the entry, then these,
+ * then the .wasm): a round trip each, 150 ms apiece on a slow mobile network. React and the logbook's code are
+ * left out on purpose: main.tsx loads them once the first entries are painted, and a hint would have the browser
+ * download them first, sharing the slow network with the wasm client and delaying the entries.
  */
 export const FIRST_ENTRIES_MODULES = [
-  fromHere('../src/app/render-app.tsx'),
-  fromHere('../src/features/logbook/components/logbook.tsx'),
   fromHere('../src/features/logbook/api/prefetch-entries.ts'),
   fromHere('../src/features/logbook/api/client.ts'),
 ];
@@ -22,11 +22,13 @@ interface ChunkLike {
   readonly fileName: string;
   readonly facadeModuleId: string | null;
   readonly imports: readonly string[];
+  readonly code: string;
 }
 
 /**
  * The files the first entries need, in the order to ask for them: each module's chunk after the chunks it imports,
- * then the .wasm assets. Fails when one of the modules has no chunk of its own (a renamed file, or a build that
+ * then the .wasm assets those chunks load (not the live entries' .wasm, which a lazily imported chunk loads once the
+ * entries are painted). Fails when one of the modules has no chunk of its own (a renamed file, or a build that
  * inlined it): the hints would silently stop helping.
  */
 export function firstEntriesFiles(bundle: OutputBundle, modules: readonly string[] = FIRST_ENTRIES_MODULES): { scripts: string[]; wasm: string[] } {
@@ -48,7 +50,8 @@ export function firstEntriesFiles(bundle: OutputBundle, modules: readonly string
     if (chunk === undefined) throw new Error(`preload-logbook: the build has no chunk for ${module}.`);
     visit(chunk.fileName);
   }
-  return { scripts, wasm: wasm.sort() };
+  const loaded = (file: string) => scripts.some((script) => chunks.get(script)?.code.includes(file.slice(file.lastIndexOf('/') + 1)));
+  return { scripts, wasm: wasm.filter(loaded).sort() };
 }
 
 /**

@@ -202,7 +202,8 @@ async function run(command, args, env = process.env) {
 
 /**
  * Builds the named twin of the page's wasm into `outDir` and returns its path: wasm-pack without its wasm-opt step
- * (the page's features: --no-default-features), then npm binaryen's wasm-opt -Oz with -g.
+ * (the features of the page's first wasm, wasm/pkg-logbook: --no-default-features --features rest), then npm
+ * binaryen's wasm-opt -Oz with -g.
  * @param {string} outDir
  */
 export async function buildNamedPageWasm(outDir) {
@@ -211,7 +212,7 @@ export async function buildNamedPageWasm(outDir) {
     'source scripts/lib/toolchain.sh',
     'use_wasm_toolchain',
     'PATH="$PWD/node_modules/.bin:$PATH"',
-    `wasm-pack --quiet build wasm --release --no-opt --target bundler --weak-refs --out-name geocache_client --out-dir "${outDir}" --no-default-features`,
+    `wasm-pack --quiet build wasm --release --no-opt --target bundler --weak-refs --out-name geocache_client --out-dir "${outDir}" --no-default-features --features rest`,
   ].join('\n');
   await run('bash', ['-c', script]);
   const input = path.join(outDir, 'geocache_client_bg.wasm');

@@ -121,21 +121,67 @@ describe('npm run build with a hosted project configured and the logbook open', 
     assert.ok(html.indexOf('<meta charset') < policyAt, '<meta charset> stays first');
   });
 
-  test('the shipped wasm has the logbook client and Realtime, and none of auth, storage or functions', async () => {
+  /**
+   * The names a shipped .wasm exports, found by its file name's prefix (exactly one such asset).
+   * @param {string} prefix
+   */
+  async function wasmExports(prefix) {
     const assets = await readdir(path.join(outDir, 'assets'));
-    const wasmFiles = assets.filter((name) => name.endsWith('.wasm'));
-    assert.equal(wasmFiles.length, 1, assets.join(', '));
-    const module = new WebAssembly.Module(await readFile(path.join(outDir, 'assets', /** @type {string} */ (wasmFiles[0]))));
-    const methods = WebAssembly.Module.exports(module)
-      .map((entry) => entry.name)
-      .filter((name) => name.startsWith('client_'));
-    for (const used of ['client_listEntries', 'client_signLogbook', 'client_signRequest', 'client_channel', 'client_dispose']) {
+    const files = assets.filter((name) => name.startsWith(`${prefix}-`) && name.endsWith('.wasm'));
+    assert.equal(files.length, 1, `one ${prefix} asset: ${assets.join(', ')}`);
+    const module = new WebAssembly.Module(await readFile(path.join(outDir, 'assets', /** @type {string} */ (files[0]))));
+    return WebAssembly.Module.exports(module).map((entry) => entry.name);
+  }
+
+  /** Realtime's exports: the channel class, the standalone client, and `Client`'s channel methods. */
+  const isRealtime = (/** @type {string} */ name) =>
+    /^(realtimechannel_|realtimeclient_|__wbg_realtime)/.test(name) ||
+    name === 'createRealtimeClient' ||
+    ['client_channel', 'client_getChannels', 'client_removeChannel', 'client_removeAllChannels'].includes(name);
+
+  test('the page ships two .wasm files: the logbook client and the live client', async () => {
+    const assets = await readdir(path.join(outDir, 'assets'));
+    assert.deepEqual(
+      assets.filter((name) => name.endsWith('.wasm')).map((name) => name.replace(/-[\w-]{8}\.wasm$/, '')).sort(),
+      ['geocache_client_bg', 'geocache_live_bg'],
+    );
+  });
+
+  test('the logbook wasm has the reads and signs, and none of auth, storage, functions or Realtime', async () => {
+    const names = await wasmExports('geocache_client_bg');
+    const methods = names.filter((name) => name.startsWith('client_'));
+    for (const used of ['client_listEntries', 'client_signLogbook', 'client_signRequest']) {
       assert.ok(methods.includes(used), `${used} missing from ${methods.join(' ')}`);
     }
     // The npm package's clients are download time for visitors and nothing the page calls.
     for (const left of ['client_auth', 'client_storage', 'client_functions']) {
       assert.ok(!methods.includes(left), `${left} shipped to visitors`);
     }
+    // Realtime is the live wasm's: a first visit downloads it only after its first entries are painted.
+    assert.deepEqual(names.filter(isRealtime), [], 'Realtime in the first wasm');
+  });
+
+  test('the live wasm has the standalone realtime client and no REST client', async () => {
+    const names = await wasmExports('geocache_live_bg');
+    for (const used of [
+      'createRealtimeClient',
+      'realtimeclient_channel',
+      'realtimeclient_getChannels',
+      'realtimeclient_removeChannel',
+      'realtimeclient_removeAllChannels',
+      'realtimechannel_on',
+      'realtimechannel_subscribe',
+    ]) {
+      assert.ok(names.includes(used), `${used} missing from ${names.join(' ')}`);
+    }
+    const rest = names.filter((name) => /^(createClient$|client_|entrylist_|__wbg_client_|__wbg_entrylist_)/.test(name));
+    assert.deepEqual(rest, [], 'the REST client in the live wasm');
+  });
+
+  test('the service worker precaches both .wasm files, so an offline visit goes live when back online', async () => {
+    const worker = await readFile(path.join(outDir, 'service-worker.js'), 'utf8');
+    assert.match(worker, /assets\/geocache_client_bg-[\w-]{8}\.wasm/);
+    assert.match(worker, /assets\/geocache_live_bg-[\w-]{8}\.wasm/);
   });
 
   test('every asset has a content hash in its name', async () => {
@@ -185,6 +231,7 @@ describe('npm run build with a hosted project configured and the logbook open', 
       [...lazy].map((key) => readFile(path.join(outDir, manifest[key]?.file ?? ''), 'utf8')),
     );
     assert.ok(lazyTexts.some((text) => /assets\/geocache_client_bg-[\w-]{8}\.wasm/.test(text)), 'the lazy logbook chunk loads the wasm');
+    assert.ok(lazyTexts.some((text) => /assets\/geocache_live_bg-[\w-]{8}\.wasm/.test(text)), 'a lazy chunk loads the live wasm');
   });
 });
 

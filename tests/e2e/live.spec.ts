@@ -1,7 +1,7 @@
-// The live logbook: an entry signed elsewhere shows on an open page without a reload, once, announced; entries
-// signed while the page's socket was down show once it has reconnected, also when the emulator itself was stopped and
-// started again; a reader further down keeps their place;
-// the teaser opens no socket.
+// The live logbook: its realtime client's own wasm is fetched only once the first entries are on screen; an entry
+// signed elsewhere shows on an open page without a reload, once, announced; entries signed while the page's socket
+// was down show once it has reconnected, also when the emulator itself was stopped and started again; a reader
+// further down keeps their place; the teaser opens no socket.
 import type { Page } from '@playwright/test';
 import type { RunningEmulator } from '../../scripts/lib/emulator.mjs';
 import { expect, logbookPage, test } from './fixtures.ts';
@@ -74,6 +74,49 @@ function catchUpReads(requests: readonly string[], from: number): string[] {
 }
 
 test.describe('the open logbook', () => {
+  test("fetches the live client's wasm only once the first entries are on screen, then joins", async ({ page, stack, pageServer }) => {
+    // The dev server may reload the page once it has optimized its dependencies: a first visit is the production build's.
+    test.skip(pageServer !== 'production', 'what a first visit downloads is the production build\'s');
+    await insertElsewhere(stack.emulator, [{ name: 'Ann', message: 'Already here' }]);
+    const joins = watchJoins(page);
+    const logbook = logbookPage(page);
+    /** Each .wasm the page asked for, and how many entries it showed then. */
+    const fetched: { file: string; shown: number }[] = [];
+    await page.route(
+      (url) => url.pathname.endsWith('.wasm'),
+      async (route) => {
+        const file = new URL(route.request().url()).pathname.split('/').pop() ?? '';
+        fetched.push({ file: file.replace(/-[\w-]{8}\.wasm$|\.wasm$/, ''), shown: await logbook.entries.count() });
+        await route.continue();
+      },
+    );
+    // The first read is held until the logbook client has had time to load everything it would load without it.
+    let releaseRead: () => void = () => undefined;
+    const readHeld = new Promise<void>((resolve) => (releaseRead = resolve));
+    let firstRead = true;
+    await page.route(
+      (url) => url.pathname === TABLE_PATH,
+      async (route) => {
+        if (firstRead && route.request().method() === 'GET') {
+          firstRead = false;
+          await readHeld;
+        }
+        await route.continue();
+      },
+    );
+    await page.goto('/');
+    await expect.poll(() => fetched.map(({ file }) => file)).toContain('geocache_client_bg');
+    await page.waitForTimeout(3_000);
+    expect(fetched.map(({ file }) => file), 'nothing of the live client before the first entries').toEqual(['geocache_client_bg']);
+    releaseRead();
+    await expect(logbook.entries).toHaveCount(1);
+    await expect.poll(joins.count).toBe(1);
+    expect(fetched).toEqual([
+      { file: 'geocache_client_bg', shown: 0 },
+      { file: 'geocache_live_bg', shown: 1 },
+    ]);
+  });
+
   test('an entry signed in one browser shows in another within 2 s, once, and is announced', async ({ page, browser, baseURL }) => {
     const readerJoins = watchJoins(page);
     await page.goto('/');

@@ -1,7 +1,7 @@
 // The production build as an installable, offline page: the open logbook's title, form and heading are in the
 // served HTML (painted before any script, shown with JavaScript off), a service worker keeps the page's own files
-// (never the backend's answers) so a reload works offline, a new deploy is picked up, the manifest is valid, the
-// wasm travels compressed, and the teaser's build registers no worker and retires the logbook's.
+// (never the backend's answers) so a reload works offline and goes live once back online, a new deploy is picked up,
+// the manifest is valid, the wasm travels compressed, and the teaser's build registers no worker and retires the logbook's.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
@@ -114,6 +114,43 @@ test.describe('the open logbook', () => {
     // The page's own form (the logbook's code and the wasm client came from the worker's cache).
     await expect(logbook.submit).toBeEnabled();
     await expect(logbook.name).toBeEnabled();
+  });
+
+  test('an offline visit goes live once back online: the live client\'s wasm comes from the worker\'s cache', async ({ page, context, stack }) => {
+    await page.goto('/');
+    await expect(logbookPage(page).submit).toBeEnabled();
+    await activeWorker(page);
+
+    const liveWasm: boolean[] = [];
+    page.on('response', (response) => {
+      if (/\/assets\/geocache_live_bg-[\w-]{8}\.wasm$/.test(response.url())) liveWasm.push(response.fromServiceWorker());
+    });
+    let joined = false;
+    page.on('websocket', (socket) => {
+      socket.on('framereceived', ({ payload }) => {
+        const text = typeof payload === 'string' ? payload : payload.toString('utf8');
+        if (text.includes('phx_reply') && text.includes('"ok"') && text.includes('postgres_changes')) joined = true;
+      });
+    });
+    await context.setOffline(true);
+    await page.reload();
+    await expect(logbookPage(page).submit).toBeEnabled();
+    // The live client loaded offline, from the precache: once back online its channel joins by itself.
+    await expect.poll(() => liveWasm).toEqual([true]);
+    await context.setOffline(false);
+    await expect.poll(() => joined, { timeout: 30_000 }).toBe(true);
+
+    const response = await fetch(`${stack.emulator.url}/rest/v1/geocache_logs`, {
+      method: 'POST',
+      headers: {
+        apikey: stack.emulator.serviceRoleKey,
+        authorization: `Bearer ${stack.emulator.serviceRoleKey}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ name: 'Bo', message: 'Signed while this page was live again' }),
+    });
+    expect(response.status).toBe(201);
+    await expect(logbookPage(page).entries.filter({ hasText: 'Signed while this page was live again' })).toHaveCount(1);
   });
 
   test('its worker answers the page\'s own files and never the backend', async ({ page, stack }) => {

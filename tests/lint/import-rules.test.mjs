@@ -93,6 +93,29 @@ const FIXTURES = [
     says: 'Load the wasm client through api/client-code.ts',
   },
   {
+    name: 'the logbook api importing the live client statically, beside live-code.ts',
+    folder: 'features/logbook/api',
+    file: 'live-client.ts',
+    source: "import { createRealtimeClient } from 'geocache-live';\nexport const make = createRealtimeClient;\n",
+    breaks: [RESTRICTED],
+    says: 'Load the live client through api/live-code.ts',
+  },
+  {
+    name: 'the logbook api importing the live client lazily, not through live-code.ts',
+    folder: 'features/logbook/api',
+    file: 'lazy-live-client.ts',
+    source: "export const load = () => import('geocache-live');\n",
+    breaks: [RESTRICTED],
+    says: 'Load the live client through api/live-code.ts',
+  },
+  {
+    name: 'the live client\'s types, taken from live-code.ts (allowed)',
+    folder: 'features/logbook/api',
+    file: 'live-types.ts',
+    source: "import type { RealtimeClient } from '../live-code';\nexport type Client = RealtimeClient;\n",
+    breaks: [],
+  },
+  {
     name: 'the logbook api importing the wasm client (allowed)',
     folder: 'features/logbook/api',
     file: 'wasm-client.ts',
@@ -117,7 +140,7 @@ const results = new Map();
 
 before(async () => {
   assert.ok(
-    fs.existsSync(path.join(root, 'wasm/pkg-logbook/package.json')),
+    fs.existsSync(path.join(root, 'wasm/pkg-logbook/package.json')) && fs.existsSync(path.join(root, 'wasm/pkg-live/package.json')),
     'the wasm package is not built: run `bash scripts/test.sh build-wasm` first',
   );
   for (const fixture of FIXTURES) {

@@ -3,18 +3,18 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use geocache_core::config::client_info;
 use geocache_core::rest::logbook;
 use geocache_core::rest::pager::{PageStep, Pager, PAGE_SIZE};
 use geocache_core::rest::sign_key::SignKey;
 use geocache_core::rest::signing::{SignError, SignStep, Signing};
-use geocache_core::{ClientConfig, ConfigError, NewEntry};
+use geocache_core::{ClientConfig, NewEntry};
 use js_sys::{Function, Object, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 #[cfg(feature = "auth")]
 use crate::auth::{Auth, AuthClient};
+use crate::config::client_config;
 use crate::entry_list::{new_entry, EntryList};
 use crate::error::ClientError;
 use crate::options::Options;
@@ -59,9 +59,9 @@ pub fn create_client(
         auth
     };
     #[cfg(all(feature = "realtime", feature = "auth"))]
-    let realtime = Realtime::new(&config, &auth);
+    let realtime = Realtime::following(&config, &auth);
     #[cfg(all(feature = "realtime", not(feature = "auth")))]
-    let realtime = Realtime::new(&config);
+    let realtime = Realtime::with_key(&config);
     Ok(Client {
         state: Rc::new(ClientState {
             config,
@@ -72,14 +72,6 @@ pub fn create_client(
             realtime,
         }),
     })
-}
-
-/// The validated configuration, identifying this package in `X-Client-Info`.
-fn client_config(url: &str, key: &str) -> Result<ClientConfig, ConfigError> {
-    Ok(ClientConfig::new(url, key)?.with_client_info(client_info(
-        env!("CARGO_PKG_NAME"),
-        env!("CARGO_PKG_VERSION"),
-    )))
 }
 
 /// `listEntries`' options, read.
@@ -377,17 +369,9 @@ impl Client {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use geocache_core::ConfigError;
 
-    #[test]
-    fn requests_identify_this_package() {
-        let config = client_config("http://127.0.0.1:54321", "k").expect("valid config");
-        assert_eq!(
-            config.client_info(),
-            format!("geocache-client/{}; runtime=web", env!("CARGO_PKG_VERSION"))
-        );
-        assert_eq!(config.rest_url(), "http://127.0.0.1:54321/rest/v1");
-    }
+    use super::*;
 
     fn create(url: Option<&str>, key: Option<&str>) -> Result<Client, ClientError> {
         create_client(url.map(Into::into), key.map(Into::into), JsValue::UNDEFINED)

@@ -8,9 +8,13 @@
 use geocache_core::auth::AuthError;
 #[cfg(feature = "realtime")]
 use geocache_core::realtime::RealtimeError;
+#[cfg(feature = "rest")]
 use geocache_core::rest::pager::PageError;
+#[cfg(feature = "rest")]
 use geocache_core::rest::signing::SignError;
-use geocache_core::{ConfigError, LogbookError, RequestTimeoutError};
+use geocache_core::ConfigError;
+#[cfg(feature = "rest")]
+use geocache_core::{LogbookError, RequestTimeoutError};
 use js_sys::Reflect;
 use wasm_bindgen::JsValue;
 
@@ -19,13 +23,16 @@ use wasm_bindgen::JsValue;
 pub enum ClientError {
     #[error(transparent)]
     Config(#[from] ConfigError),
+    #[cfg(feature = "rest")]
     #[error(transparent)]
     Logbook(#[from] LogbookError),
     /// A page of `listEntries` that failed: its error, and which page (from 1).
+    #[cfg(feature = "rest")]
     #[error(transparent)]
     Page(#[from] PageError),
     /// A failed `signLogbook`: its error, whether the entry may be stored, and its key (boxed:
     /// it is the largest variant).
+    #[cfg(feature = "rest")]
     #[error(transparent)]
     Sign(Box<SignError>),
     #[cfg(feature = "auth")]
@@ -43,6 +50,7 @@ pub enum ClientError {
     Internal(String),
 }
 
+#[cfg(feature = "rest")]
 impl From<SignError> for ClientError {
     fn from(error: SignError) -> Self {
         ClientError::Sign(Box::new(error))
@@ -50,6 +58,7 @@ impl From<SignError> for ClientError {
 }
 
 /// A bad `requestTimeoutMs` is a bad `options` argument.
+#[cfg(feature = "rest")]
 impl From<RequestTimeoutError> for ClientError {
     fn from(error: RequestTimeoutError) -> Self {
         ClientError::Argument {
@@ -87,12 +96,15 @@ impl From<ClientError> for JsValue {
                 ("name", "ConfigError".into()),
                 ("code", config.code().into()),
             ],
+            #[cfg(feature = "rest")]
             ClientError::Logbook(logbook) => logbook_properties(logbook),
+            #[cfg(feature = "rest")]
             ClientError::Page(page) => {
                 let mut properties = logbook_properties(&page.error);
                 properties.push(("page", page.page.into()));
                 properties
             }
+            #[cfg(feature = "rest")]
             ClientError::Sign(sign) => {
                 let mut properties = logbook_properties(&sign.error);
                 properties.push(("outcome", sign.outcome.as_str().into()));
@@ -147,6 +159,7 @@ fn auth_properties(error: &AuthError) -> Vec<(&'static str, JsValue)> {
     properties
 }
 
+#[cfg(feature = "rest")]
 fn logbook_properties(error: &LogbookError) -> Vec<(&'static str, JsValue)> {
     let optional = |value: Option<&str>| value.map_or(JsValue::NULL, JsValue::from);
     let mut properties = vec![

@@ -5,49 +5,66 @@
 //! and are read by index), [`auth`] its `client.auth` (sessions, auto-refresh, MFA), [`transport`]
 //! sends the core's plain requests with gloo-net under the client's deadline and retries reads
 //! (`timer` holds the two timers that takes), [`error`] turns every core error into a real JS
-//! `Error`, `options` reads `createClient`'s options, [`js`] moves plain data across the
-//! boundary, and [`realtime`] is `client.channel(...)`: Supabase Realtime over a WebSocket.
+//! `Error`, `config` and `options` read `createClient`'s arguments, [`js`] moves plain data
+//! across the boundary, and [`realtime`] is `client.channel(...)`: Supabase Realtime over a
+//! WebSocket. [`realtime_client`] exports the same channels without the logbook client:
+//! `createRealtimeClient` and its `RealtimeClient`, as realtime-js has them.
 //!
 //! [`storage`] is its `client.storage` (buckets and objects) and [`functions`] its
 //! `client.functions` (Edge Functions).
 //!
-//! Features: `auth` (`client.auth` and `createClient`'s `auth` options), `storage`
-//! (`client.storage`), `functions` (`client.functions`) and `realtime` (`client.channel` and
-//! friends), the default (npm) build; `bench` (`parseEntriesForBenchmark`) and
-//! `console_error_panic_hook` on request. The logbook page is built with `realtime` only
-//! (wasm/pkg-logbook): it signs nobody in and stores no files.
+//! Features: `rest` (`createClient`, the logbook's reads and signs), `auth` (`client.auth` and
+//! `createClient`'s `auth` options), `storage` (`client.storage`), `functions`
+//! (`client.functions`) and `realtime` (`createRealtimeClient`, and with `rest` `client.channel`
+//! and friends), the default (npm) build; `bench` (`parseEntriesForBenchmark`) and
+//! `console_error_panic_hook` on request. The logbook page loads two builds (see
+//! scripts/build-wasm.sh): `rest` only for its first entries and signs (wasm/pkg-logbook: it
+//! signs nobody in and stores no files), and `realtime` only for the live entries, loaded once
+//! the first entries are painted (wasm/pkg-live).
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
 #[cfg(feature = "auth")]
 pub mod auth;
+#[cfg(feature = "rest")]
 pub mod client;
+mod config;
+#[cfg(feature = "rest")]
 pub mod entry_list;
 pub mod error;
 #[cfg(feature = "functions")]
 pub mod functions;
 #[cfg(feature = "auth")]
 pub mod js;
+#[cfg(feature = "rest")]
 mod options;
 #[cfg(feature = "realtime")]
 pub mod realtime;
-#[cfg(feature = "realtime")]
+#[cfg(all(feature = "rest", feature = "realtime"))]
 mod realtime_api;
+#[cfg(feature = "realtime")]
+pub mod realtime_client;
+#[cfg(feature = "rest")]
 mod sign_options;
 #[cfg(feature = "storage")]
 pub mod storage;
 pub mod timer;
+#[cfg(feature = "rest")]
 pub mod transport;
 mod typescript;
 
 #[cfg(feature = "auth")]
 pub use auth::{Auth, Mfa, Subscription};
+#[cfg(feature = "rest")]
 pub use client::{create_client, Client};
+#[cfg(feature = "rest")]
 pub use entry_list::EntryList;
 pub use error::ClientError;
 #[cfg(feature = "functions")]
 pub use functions::Functions;
 #[cfg(feature = "realtime")]
 pub use realtime::RealtimeChannel;
+#[cfg(feature = "realtime")]
+pub use realtime_client::{create_realtime_client, RealtimeClient};
 #[cfg(feature = "storage")]
 pub use storage::{StorageClient, StorageFileApi};
 

@@ -4,6 +4,29 @@ use wasm_bindgen::prelude::wasm_bindgen;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = r#"
+/** Thrown by `createClient` (and `createRealtimeClient`): the messages are supabase-js's. */
+export interface ConfigError extends Error {
+  name: "ConfigError";
+  code: "url_required" | "url_invalid_scheme" | "url_malformed" | "key_required";
+}
+
+/** Thrown when an argument cannot be read (e.g. `signLogbook` without string name and message). */
+export interface ArgumentError extends TypeError {
+  name: "TypeError";
+  code: "invalid_argument";
+}
+
+/** A result could not be converted to JS: a bug in geocache-client. */
+export interface InternalError extends Error {
+  name: "InternalError";
+  code: "internal_error";
+}
+
+"#;
+
+#[cfg(feature = "rest")]
+#[wasm_bindgen(typescript_custom_section)]
+const REST_TYPES: &'static str = r#"
 /** One logbook entry as the server stored it; `created_at` is the server's timestamp text. */
 export interface LogEntry { id: number; created_at: string; name: string; message: string }
 
@@ -57,12 +80,6 @@ export interface SignOptions {
   idempotencyKey?: string;
 }
 
-/** Thrown by `createClient`: the messages are supabase-js's. */
-export interface ConfigError extends Error {
-  name: "ConfigError";
-  code: "url_required" | "url_invalid_scheme" | "url_malformed" | "key_required";
-}
-
 /**
  * A failed call. `code` is PostgREST's (e.g. "42501", "PGRST205") or a client-side code:
  * "timeout" when the request was aborted after `requestTimeoutMs`.
@@ -96,19 +113,14 @@ export interface LogbookError extends Error {
   idempotencyKey?: string;
 }
 
-/** Thrown when an argument cannot be read (e.g. `signLogbook` without string name and message). */
-export interface ArgumentError extends TypeError {
-  name: "TypeError";
-  code: "invalid_argument";
-}
-
-/** A result could not be converted to JS: a bug in geocache-client. */
-export interface InternalError extends Error {
-  name: "InternalError";
-  code: "internal_error";
-}
-
 export type ClientError = ConfigError | LogbookError | ArgumentError | InternalError;
+"#;
+
+/// Without the logbook client nothing fails with a `LogbookError`.
+#[cfg(not(feature = "rest"))]
+#[wasm_bindgen(typescript_custom_section)]
+const CLIENT_ERROR_TYPE: &'static str = r#"
+export type ClientError = ConfigError | ArgumentError | InternalError;
 "#;
 
 #[cfg(feature = "auth")]

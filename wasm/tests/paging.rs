@@ -2,6 +2,7 @@
 //! order, `onPage` after each page with a growing list, `withOlderFrom`, and a later page's
 //! failure naming that page after the earlier ones were delivered. Small page sizes (through
 //! `list_in_pages`) make many pages of a small table.
+#![cfg(feature = "rest")]
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
 #[path = "faults/mod.rs"]

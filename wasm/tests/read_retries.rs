@@ -1,7 +1,7 @@
 //! Reads under the emulator's faults: sent again as postgrest-js does (503 and 520 answers,
 //! dropped connections; 1 s, 2 s, 4 s; `X-Retry-Count`), and not after other answers. The
 //! back-off is real time, so only one test exhausts the retries.
-#![cfg(target_arch = "wasm32")]
+#![cfg(all(target_arch = "wasm32", feature = "rest"))]
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
 mod faults;

@@ -2,7 +2,7 @@
 //! a REST insert reaches a postgres_changes listener once, broadcasts go between two clients
 //! (with `self` and `ack`), the channel rejoins after the emulator drops its socket, and
 //! `dispose()` closes the socket and clears the timer.
-#![cfg(all(target_arch = "wasm32", feature = "realtime"))]
+#![cfg(all(target_arch = "wasm32", feature = "rest", feature = "realtime"))]
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
 mod realtime_support;

@@ -3,7 +3,7 @@
 //! and whether or not the first attempt was applied, the entry is stored exactly once. Refusals
 //! and 500s are final; a rejection says whether the entry may be stored (`outcome`) and carries
 //! the key to sign again with.
-#![cfg(target_arch = "wasm32")]
+#![cfg(all(target_arch = "wasm32", feature = "rest"))]
 
 mod faults;
 

@@ -1,7 +1,7 @@
 //! The request deadline (`createClient(url, key, { requestTimeoutMs })`): validated like the other
 //! options, aborting a request whose headers or body are late (AbortController), retried for
 //! reads, failing with `code: "timeout"`, and leaving no timer behind.
-#![cfg(target_arch = "wasm32")]
+#![cfg(all(target_arch = "wasm32", feature = "rest"))]
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
 mod faults;

@@ -2,7 +2,7 @@
 //!
 //! The emulator's URL and anon key are read at compile time:
 //! `EMULATOR_URL=… EMULATOR_ANON_KEY=… WASM_BINDGEN_TEST_TIMEOUT=60 wasm-pack test --headless --chrome wasm`
-#![cfg(target_arch = "wasm32")]
+#![cfg(all(target_arch = "wasm32", feature = "rest"))]
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
 use futures_util::future::join3;

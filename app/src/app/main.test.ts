@@ -6,10 +6,18 @@ import { takeConsoleErrors } from '@/testing/console';
 // Each factory runs only if its module is imported, so these record what the entry point loaded.
 const loaded = vi.hoisted(() => ({ renderApp: 0, prefetch: 0 }));
 const loadLogbook = vi.hoisted(() => vi.fn(() => Promise.resolve(() => null)));
-const env = vi.hoisted(() => ({ logbookOpen: false, supabaseUrl: '', supabaseKey: '' }));
+const env = vi.hoisted(() => ({ logbookOpen: false, supabaseUrl: '', supabaseKey: '', configError: null as Error | null }));
 const renderApp = vi.hoisted(() => vi.fn());
-const prefetchLogEntries = vi.hoisted(() => vi.fn());
-const paintKeptEntries = vi.hoisted(() => vi.fn(() => true));
+/** The visit's read the prefetch started, as paintFirstPage is handed it. */
+const VISIT = vi.hoisted(() => ({ visit: 'prefetched' }));
+const prefetchLogEntries = vi.hoisted(() => vi.fn(() => VISIT));
+const paintEntries = vi.hoisted(() => vi.fn((_root: HTMLElement, _rows: unknown) => true));
+/** The first page's paint main.tsx asked for: the paint it passed, and how the test settles it. */
+const firstPage = vi.hoisted(() => ({
+  paint: (_rows: unknown): boolean => false,
+  settle: (_painted: boolean): void => undefined,
+}));
+const paintFirstPage = vi.hoisted(() => vi.fn());
 /** What the early read of the device's copy finds, when the test says. */
 const copyRead = vi.hoisted(() => ({ resolve: (_found: unknown): void => undefined }));
 const readCopyEarly = vi.hoisted(() => vi.fn());
@@ -17,7 +25,8 @@ const readCopyEarly = vi.hoisted(() => vi.fn());
 vi.mock('@/config/env', () => ({ env }));
 vi.mock('./load-logbook', () => ({ loadLogbook }));
 vi.mock('@/features/logbook/device-copy/early-read', () => ({ readCopyEarly }));
-vi.mock('@/features/logbook/device-copy/paint-kept-entries', () => ({ paintKeptEntries }));
+vi.mock('@/features/logbook/first-paint/paint-entries', async (importOriginal) => ({ ...(await importOriginal<object>()), paintEntries }));
+vi.mock('@/features/logbook/first-paint/first-page', () => ({ paintFirstPage }));
 
 /** Set by a test: the next imports of these modules fail (a chunk that could not be fetched). */
 const failures: { renderApp: Error | null; prefetchEntries: Error | null } = { renderApp: null, prefetchEntries: null };
@@ -45,9 +54,14 @@ beforeEach(() => {
   Object.assign(loaded, { renderApp: 0, prefetch: 0 });
   Object.assign(failures, { renderApp: null, prefetchEntries: null });
   renderApp.mockReset();
-  prefetchLogEntries.mockReset();
+  prefetchLogEntries.mockReset().mockReturnValue(VISIT);
+  paintFirstPage.mockReset().mockImplementation((_visit: unknown, paint: (rows: unknown) => boolean) => {
+    firstPage.paint = paint;
+    return new Promise<boolean>((resolve) => (firstPage.settle = resolve));
+  });
+  Object.assign(env, { supabaseUrl: '', supabaseKey: '', configError: null });
   readCopyEarly.mockReset().mockImplementation(() => new Promise((resolve) => (copyRead.resolve = resolve)));
-  paintKeptEntries.mockReset().mockReturnValue(true);
+  paintEntries.mockReset().mockReturnValue(true);
   loadLogbook.mockReset().mockResolvedValue(() => null);
 });
 afterEach(() => {
@@ -56,9 +70,16 @@ afterEach(() => {
 });
 
 /** Runs main.tsx against a #root that is empty or holds the prerendered teaser, and lets its dynamic imports settle. */
-async function start(root: 'empty' | 'prerendered teaser') {
+async function start(root: 'empty' | 'prerendered teaser' | 'prerendered logbook') {
   const mount = document.createElement('div');
   mount.id = 'root';
+  if (root === 'prerendered logbook') {
+    // The served list the first entries are painted into (app/build/prerender-logbook.ts).
+    const section = document.createElement('section');
+    section.className = 'logbook-entries';
+    section.append(Object.assign(document.createElement('ul'), { className: 'entry-list' }));
+    mount.append(section);
+  }
   if (root === 'prerendered teaser') {
     const main = document.createElement('main');
     main.className = 'teaser';
@@ -104,11 +125,10 @@ describe('the entry point', () => {
     expect(loadLogbook).not.toHaveBeenCalled();
   });
 
-  it('with the logbook open and no copy on the device, loads its code and starts its first load while React loads, and renders the page', async () => {
+  it('with the logbook open, loads its code and starts its first load while React loads, and renders the page', async () => {
     env.logbookOpen = true;
     await start('empty');
-    copyRead.resolve(null);
-    await vi.waitFor(() => expect(loadLogbook).toHaveBeenCalledTimes(1));
+    expect(loadLogbook).toHaveBeenCalledTimes(1);
     await vi.waitFor(() => expect(prefetchLogEntries).toHaveBeenCalledTimes(1));
     await vi.waitFor(() => expect(renderApp).toHaveBeenCalledExactlyOnceWith(document.getElementById('root')));
   });
@@ -118,8 +138,7 @@ describe('the entry point', () => {
     let loadedLogbook: (component: () => null) => void = () => undefined;
     loadLogbook.mockReturnValue(new Promise((resolve) => (loadedLogbook = resolve)));
     await start('prerendered teaser');
-    copyRead.resolve(null);
-    await vi.waitFor(() => expect(loaded.renderApp).toBe(1));
+    expect(loaded.renderApp).toBe(1);
     expect(renderApp).not.toHaveBeenCalled();
     expect(document.querySelector('main')).toHaveTextContent('text');
     loadedLogbook(() => null);
@@ -133,36 +152,21 @@ describe('the entry point', () => {
     expect(readCopyEarly).toHaveBeenCalledTimes(1);
     const entries = [{ id: 1, created_at: '2024-05-01T10:00:00+00:00', name: 'Ann', message: 'Hi' }];
     copyRead.resolve({ entries, updatedAt: 1, reconciledAt: 1 });
-    await vi.waitFor(() => expect(paintKeptEntries).toHaveBeenCalledExactlyOnceWith(root, entries));
+    await vi.waitFor(() => expect(paintEntries).toHaveBeenCalledTimes(1));
+    const [paintedRoot, rows] = paintEntries.mock.calls[0] ?? [];
+    expect(paintedRoot).toBe(root);
+    expect(rows).toMatchObject({ length: 1 });
+    expect((rows as { name: (index: number) => string }).name(0)).toBe('Ann');
     expect(renderApp).not.toHaveBeenCalled();
   });
 
-  it('on a repeat visit, starts React, the logbook\'s code and its read only once the kept entries are drawn', async () => {
+  it('leaves the page to React once it renders: a copy read after that is not painted here', async () => {
     env.logbookOpen = true;
-    let drawFrame: FrameRequestCallback = () => undefined;
-    const frames = vi.spyOn(window, 'requestAnimationFrame').mockImplementation((callback) => ((drawFrame = callback), 1));
     await start('empty');
-    copyRead.resolve({ entries: [{ id: 1, created_at: '2024-05-01T10:00:00+00:00', name: 'Ann', message: 'Hi' }], updatedAt: 1, reconciledAt: 1 });
-    await vi.waitFor(() => expect(paintKeptEntries).toHaveBeenCalledTimes(1));
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(loadLogbook).not.toHaveBeenCalled();
-    expect(loaded).toEqual({ renderApp: 0, prefetch: 0 });
-    drawFrame(performance.now());
     await vi.waitFor(() => expect(renderApp).toHaveBeenCalledTimes(1));
-    expect(loadLogbook).toHaveBeenCalledTimes(1);
-    expect(prefetchLogEntries).toHaveBeenCalledTimes(1);
-    frames.mockRestore();
-  });
-
-  it('leaves the page to React when the copy is slow to read: a copy read after React renders is not painted here', async () => {
-    env.logbookOpen = true;
-    await start('empty');
-    expect(loadLogbook).not.toHaveBeenCalled();
-    // The read has not answered within KEPT_ENTRIES_WAIT_MS (500 ms): the page starts without it.
-    await vi.waitFor(() => expect(renderApp).toHaveBeenCalledTimes(1), { timeout: 2000 });
     copyRead.resolve({ entries: [{ id: 1, created_at: '2024-05-01T10:00:00+00:00', name: 'Ann', message: 'Hi' }], updatedAt: 1, reconciledAt: 1 });
     await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(paintKeptEntries).not.toHaveBeenCalled();
+    expect(paintEntries).not.toHaveBeenCalled();
   });
 
   it('leaves a failed early load of the logbook to the page (no unhandled rejection, nothing logged here)', async () => {
@@ -170,10 +174,95 @@ describe('the entry point', () => {
     loadLogbook.mockRejectedValue(fetchFailure('logbook'));
     failures.prefetchEntries = fetchFailure('prefetch-entries');
     await start('empty');
-    copyRead.resolve(null);
     await vi.waitFor(() => expect(renderApp).toHaveBeenCalledTimes(1));
     expect(prefetchLogEntries).not.toHaveBeenCalled();
     // An unhandled rejection would fail the run; an unclaimed console.error fails the test.
+  });
+});
+
+/** Lets the page's pending promises and timers run for a moment. */
+const aMoment = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+describe('the entry point with a backend configured: React waits for the first entries', () => {
+  const kept = { entries: [{ id: 1, created_at: '2024-05-01T10:00:00+00:00', name: 'Ann', message: 'Hi' }], updatedAt: 1, reconciledAt: 1 };
+
+  beforeEach(() => {
+    Object.assign(env, { logbookOpen: true, supabaseUrl: 'https://project.example', supabaseKey: 'sb_publishable_key' });
+  });
+
+  it("on a first visit, loads neither React nor the logbook's code until the read has painted its first page", async () => {
+    const root = await start('prerendered logbook');
+    copyRead.resolve(null);
+    await vi.waitFor(() => expect(paintFirstPage).toHaveBeenCalledTimes(1));
+    expect(paintFirstPage.mock.calls[0]?.[0]).toBe(VISIT);
+    await aMoment();
+    expect(loaded.renderApp).toBe(0);
+    expect(loadLogbook).not.toHaveBeenCalled();
+
+    // The read's first page arrives: painted into the served HTML, then React and the logbook load.
+    const rows = { length: 1 };
+    expect(firstPage.paint(rows)).toBe(true);
+    expect(paintEntries).toHaveBeenCalledExactlyOnceWith(root, rows);
+    expect(performance.getEntriesByName('geocache:first-page-painted')).not.toHaveLength(0);
+    firstPage.settle(true);
+    await vi.waitFor(() => expect(renderApp).toHaveBeenCalledExactlyOnceWith(root));
+    expect(loadLogbook).toHaveBeenCalledTimes(1);
+  });
+
+  it('on a repeat visit, loads React as soon as the kept entries are painted, without waiting for the read', async () => {
+    const root = await start('prerendered logbook');
+    copyRead.resolve(kept);
+    await vi.waitFor(() => expect(renderApp).toHaveBeenCalledExactlyOnceWith(root));
+    expect(paintEntries).toHaveBeenCalledTimes(1);
+    // Painted before React: the read's page is not painted over the kept entries, whatever it holds.
+    paintEntries.mockClear();
+    expect(firstPage.paint({ length: 1 })).toBe(false);
+    expect(paintEntries).not.toHaveBeenCalled();
+  });
+
+  it('loads React once the read settles without painting (an error, an empty logbook), to report it', async () => {
+    await start('prerendered logbook');
+    copyRead.resolve(null);
+    await vi.waitFor(() => expect(paintFirstPage).toHaveBeenCalledTimes(1));
+    await aMoment();
+    expect(loaded.renderApp).toBe(0);
+    firstPage.settle(false);
+    await vi.waitFor(() => expect(renderApp).toHaveBeenCalledTimes(1));
+  });
+
+  it('leaves entries it cannot paint to React, which renders them and reports what failed', async () => {
+    paintEntries.mockImplementation(() => {
+      throw new RangeError('Invalid time value');
+    });
+    const root = await start('prerendered logbook');
+    copyRead.resolve(kept);
+    await vi.waitFor(() => expect(paintFirstPage).toHaveBeenCalledTimes(1));
+    expect(paintEntries).toHaveBeenCalledTimes(1);
+    expect(firstPage.paint({ length: 1 })).toBe(false);
+    firstPage.settle(false);
+    await vi.waitFor(() => expect(renderApp).toHaveBeenCalledExactlyOnceWith(root));
+  });
+
+  it('loads React at once when the read cannot start: its chunk failed to load', async () => {
+    failures.prefetchEntries = fetchFailure('prefetch-entries');
+    await start('prerendered logbook');
+    copyRead.resolve(null);
+    await vi.waitFor(() => expect(renderApp).toHaveBeenCalledTimes(1));
+    expect(paintFirstPage).not.toHaveBeenCalled();
+  });
+
+  it('loads React at once when there is no served list to paint into (the dev server): nothing to wait for', async () => {
+    await start('empty');
+    // Neither the copy nor the read has answered.
+    await vi.waitFor(() => expect(renderApp).toHaveBeenCalledTimes(1));
+    expect(paintEntries).not.toHaveBeenCalled();
+  });
+
+  it('loads React at once when the configuration will fail the read: nothing to wait for', async () => {
+    env.configError = new Error('REQUEST_TIMEOUT_MS must be a positive whole number of milliseconds');
+    await start('prerendered logbook');
+    await vi.waitFor(() => expect(renderApp).toHaveBeenCalledTimes(1));
+    expect(paintEntries).not.toHaveBeenCalled();
   });
 });
 
@@ -183,7 +272,6 @@ describe('the entry point when React cannot be loaded', () => {
     const failure = fetchFailure('render-app');
     failures.renderApp = failure;
     const root = await start('empty');
-    copyRead.resolve(null);
 
     await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('The logbook could not be loaded.'));
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Geocache Signing Page');

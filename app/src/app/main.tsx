@@ -1,9 +1,14 @@
 import { env } from '@/config/env';
 import { LOGBOOK_TITLE } from '@/content/logbook-title';
+import type { EntryRows } from '@/features/logbook/api/entry-types';
 import { readCopyEarly } from '@/features/logbook/device-copy/early-read';
-import { paintKeptEntries } from '@/features/logbook/device-copy/paint-kept-entries';
+import { plainRows } from '@/features/logbook/device-copy/plain-rows';
+import { paintFirstPage } from '@/features/logbook/first-paint/first-page';
+import { paintEntries, servedList } from '@/features/logbook/first-paint/paint-entries';
+import { linkManifest } from './link-manifest';
 import { loadLogbook } from './load-logbook';
 import { FAILURE_TEXT, showPageFailure } from './page-failure';
+import { untilFirstEntries } from './until-first-entries';
 import './global.css';
 // Linked from index.html by the build, so the prerendered teaser's first paint is styled.
 import '@/features/teaser/components/teaser.css';
@@ -14,61 +19,82 @@ if (!root) throw new Error('index.html has no #root element');
 /** Set once React has been asked to render the page: from then on only React changes what `root` holds. */
 let reactRendering = false;
 /** Settles once the frame showing the entries painted below has been drawn (React's first render is a long task). */
-let keptEntriesShown: Promise<void> | undefined;
+let entriesShown: Promise<void> | undefined;
+
 /**
- * Settles once the early read below has found no copy, or its entries are painted and drawn. On a repeat visit the
- * logbook's code, React and the wasm client start only then: on a slow phone their scripts' work, queued while the
- * copy is read, would otherwise hold back the read's answer and the frame that shows it. A read slower than
- * KEPT_ENTRIES_WAIT_MS (a busy device, an IndexedDB that never answers) holds nothing back.
+ * Paints the first entries into the served HTML's empty list if React has not rendered yet (paint-entries.ts):
+ * on a slow phone that is long before React's code has arrived and run. True when it painted them. Never throws:
+ * it runs inside the read's page callback.
  */
-let keptEntriesFirst: Promise<void> = Promise.resolve();
-const KEPT_ENTRIES_WAIT_MS = 500;
+const paintBeforeReact = (rows: EntryRows, mark: string): boolean => {
+  if (reactRendering) return false;
+  try {
+    if (!paintEntries(root, rows)) return false;
+  } catch {
+    // An entry that cannot be shown (its time cannot be formatted, say) is React's to report: it renders the same.
+    return false;
+  }
+  performance.mark(mark);
+  entriesShown = new Promise((resolve) => {
+    requestAnimationFrame(() => setTimeout(resolve, 0));
+    // A hidden tab draws no frames: React does not wait for one there.
+    setTimeout(resolve, 100);
+  });
+  return true;
+};
 
 // The entries kept on this device, read before any other script has loaded (IndexedDB's own API, a few lines in
-// this entry script; compared here rather than through env so the teaser's build leaves it out), and painted into
-// the served HTML as soon as they are read, if React has not rendered yet: on a slow phone that is long before
-// React's code has run. The logbook's read plans from this same copy (device-copy/early-read.ts).
+// this entry script; compared here rather than through env so the teaser's build leaves it out), and painted as soon
+// as they are read. The logbook's read plans from this same copy (device-copy/early-read.ts).
+let keptPainted: Promise<boolean> | null = null;
 if (import.meta.env.VITE_LOGBOOK_OPEN === 'true' && env.logbookOpen) {
   performance.mark('geocache:device-copy-read-started');
-  const painted = readCopyEarly().then((kept) => {
+  keptPainted = readCopyEarly().then((kept) => {
     performance.mark('geocache:device-copy-read');
-    if (kept === null || reactRendering || !paintKeptEntries(root, kept.entries)) return;
-    performance.mark('geocache:kept-entries-painted');
-    keptEntriesShown = new Promise((resolve) => {
-      requestAnimationFrame(() => setTimeout(resolve, 0));
-      // A hidden tab draws no frames: React does not wait for one there.
-      setTimeout(resolve, 100);
-    });
-    return keptEntriesShown;
+    return kept !== null && paintBeforeReact(plainRows(kept.entries), 'geocache:kept-entries-painted');
   });
-  keptEntriesFirst = Promise.race([painted, new Promise<void>((resolve) => setTimeout(resolve, KEPT_ENTRIES_WAIT_MS))]);
 }
+
+/**
+ * Settles when React, the logbook's code, the service worker and the manifest are to be loaded: once the first
+ * entries are painted (until-first-entries.ts), at once when the page has none to wait for.
+ */
+let firstEntries: Promise<void> = Promise.resolve();
 
 // The teaser is prerendered into index.html at build time (app/build/prerender-teaser.ts): the page is
 // complete before any script runs, and no React, client or wasm is downloaded for it. Everything else
 // (the logbook, or a teaser that was not prerendered) is rendered by React, loaded only then.
-if (env.logbookOpen || !root.firstElementChild) void keptEntriesFirst.then(() => startPage(root));
-
-function startPage(root: HTMLElement): void {
+if (env.logbookOpen || !root.firstElementChild) {
   if (env.logbookOpen) {
     // Starts the visit's read before React has loaded: it plans from the copy read above, then asks for the entries
-    // it lacks once the wasm client is ready (the logbook takes the read over when it renders). If the chunk fails,
-    // the logbook's own load (App.tsx) tries again and reports it.
-    import('@/features/logbook/api/prefetch-entries').then(
-      ({ prefetchLogEntries }) => prefetchLogEntries(),
-      () => undefined,
+    // it lacks once the wasm client is ready (the logbook takes the read over when it renders). On a first visit its
+    // first page is painted as soon as it is read. If the chunk fails, the logbook's own load (App.tsx) tries again
+    // and reports it.
+    const read = import('@/features/logbook/api/prefetch-entries').then(
+      ({ prefetchLogEntries }) => paintFirstPage(prefetchLogEntries(), (firstPage) => paintBeforeReact(firstPage, 'geocache:first-page-painted')),
+      () => false,
     );
+    // Nothing to wait for without a served list to paint into (a page the build did not prerender, the dev server),
+    // or with a configuration the client rejects (the read fails as soon as the client has loaded).
+    const readCanPaint = servedList(root) !== null && env.configError === null && env.supabaseUrl !== '' && env.supabaseKey !== '';
+    if (keptPainted !== null && readCanPaint) firstEntries = untilFirstEntries({ kept: keptPainted, read });
   }
-  renderPage(root);
+  void firstEntries.then(() => renderPage(root));
 }
 
-// The production build's service worker keeps the logbook for offline visits. Compared here rather than through
-// env so the teaser's build leaves the registration code out entirely.
-if (import.meta.env.PROD && import.meta.env.VITE_LOGBOOK_OPEN === 'true' && 'serviceWorker' in navigator) {
-  void keptEntriesFirst.then(() => import('./service-worker/register-service-worker')).then(
-    ({ registerServiceWorker }) => registerServiceWorker(),
-    (error: unknown) => console.error('Error registering the service worker:', error),
-  );
+// The production build's service worker keeps the logbook for offline visits, and its manifest makes it installable
+// (the build leaves the manifest's link to this script). Both wait for the first entries: the worker precaches
+// the whole build, and the manifest brings an icon, on the same slow network. Compared here rather than through env
+// so the teaser's build leaves the registration code out entirely.
+if (import.meta.env.PROD && import.meta.env.VITE_LOGBOOK_OPEN === 'true') {
+  void firstEntries.then(() => {
+    linkManifest(document);
+    if (!('serviceWorker' in navigator)) return;
+    import('./service-worker/register-service-worker').then(
+      ({ registerServiceWorker }) => registerServiceWorker(),
+      (error: unknown) => console.error('Error registering the service worker:', error),
+    );
+  });
 }
 
 /**
@@ -85,7 +111,7 @@ function renderPage(root: HTMLElement): void {
     async ([{ renderApp }]) => {
       reactRendering = true;
       // Entries just painted are drawn first: React would otherwise hold that frame back until it has rendered.
-      await keptEntriesShown;
+      await entriesShown;
       performance.mark('geocache:react-render');
       renderApp(root);
     },

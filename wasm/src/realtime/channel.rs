@@ -9,20 +9,20 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::spawn_local;
 
-use super::client::RealtimeClient;
 use super::options::listener;
+use super::state::RealtimeState;
 use super::token::TokenSource;
 use crate::error::ClientError;
 
 #[wasm_bindgen]
 pub struct RealtimeChannel {
-    client: Rc<RealtimeClient>,
+    client: Rc<RealtimeState>,
     tokens: TokenSource,
     id: ChannelId,
 }
 
 impl RealtimeChannel {
-    pub(crate) fn new(client: Rc<RealtimeClient>, tokens: TokenSource, id: ChannelId) -> Self {
+    pub(crate) fn new(client: Rc<RealtimeState>, tokens: TokenSource, id: ChannelId) -> Self {
         RealtimeChannel { client, tokens, id }
     }
 
@@ -35,7 +35,7 @@ impl RealtimeChannel {
     }
 
     /// `unsubscribe()`'s promise, for `removeChannel` too.
-    pub(crate) fn leave(client: &Rc<RealtimeClient>, id: ChannelId) -> Promise {
+    pub(crate) fn leave(client: &Rc<RealtimeState>, id: ChannelId) -> Promise {
         Promise::new(&mut |resolve, _reject| {
             // Leaving cannot fail: an unknown channel settles `ok` at once.
             let _ = client.push(resolve, |machine, now| Ok(machine.unsubscribe(id, now)));

@@ -1,13 +1,13 @@
-//! Supabase Realtime for `client.channel(...)`: core's state machine decides, this layer owns
-//! the WebSocket ([`socket`]), the one timer ([`alarm`]) and the JS callbacks ([`client`]), and
-//! exports [`RealtimeChannel`] ([`channel`]) with supabase-js's API. Channels join with the
-//! signed-in user's access token, else the key ([`token`]).
+//! Supabase Realtime for `client.channel(...)` and the standalone `RealtimeClient`: core's state
+//! machine decides, this layer owns the WebSocket ([`socket`]), the one timer ([`alarm`]) and the
+//! JS callbacks ([`state`]), and exports [`RealtimeChannel`] ([`channel`]) with supabase-js's API.
+//! Channels join with the signed-in user's access token, else the key ([`token`]).
 
 mod alarm;
 mod channel;
-mod client;
 mod options;
 mod socket;
+mod state;
 mod token;
 
 use std::rc::Rc;
@@ -17,42 +17,46 @@ use js_sys::{Array, Promise};
 use wasm_bindgen::JsValue;
 
 pub use channel::RealtimeChannel;
-pub use client::RealtimeClient;
+pub use state::RealtimeState;
 use token::TokenSource;
 
 use crate::error::ClientError;
 
-/// One client's realtime part: the shared state, where tokens come from, and (auth build) the
-/// subscriber that follows the session.
+/// One client's realtime part: the shared state, where tokens come from, and (a `Client` of the
+/// auth build) the subscriber that follows the session.
 pub struct Realtime {
-    client: Rc<RealtimeClient>,
+    client: Rc<RealtimeState>,
     tokens: TokenSource,
     #[cfg(feature = "auth")]
-    _follower: token::SessionFollower,
+    _follower: Option<token::SessionFollower>,
 }
 
 impl Realtime {
+    /// Channels that always join with the key: nobody signs in through this client (the
+    /// standalone `RealtimeClient`, or a `Client` built without auth).
+    pub fn with_key(config: &ClientConfig) -> Self {
+        Realtime {
+            client: RealtimeState::new(config),
+            tokens: TokenSource::default(),
+            #[cfg(feature = "auth")]
+            _follower: None,
+        }
+    }
+
+    /// Channels that join with `auth`'s session token and follow its changes.
     #[cfg(feature = "auth")]
-    pub fn new(config: &ClientConfig, auth: &Rc<crate::auth::AuthClient>) -> Self {
-        let client = RealtimeClient::new(config);
+    pub fn following(config: &ClientConfig, auth: &Rc<crate::auth::AuthClient>) -> Self {
+        let client = RealtimeState::new(config);
         let follower = token::SessionFollower::new(auth, Rc::downgrade(&client));
         Realtime {
             client,
             tokens: TokenSource::new(Rc::clone(auth)),
-            _follower: follower,
-        }
-    }
-
-    #[cfg(not(feature = "auth"))]
-    pub fn new(config: &ClientConfig) -> Self {
-        Realtime {
-            client: RealtimeClient::new(config),
-            tokens: TokenSource::default(),
+            _follower: Some(follower),
         }
     }
 
     /// The shared state (tests read its socket and timer).
-    pub fn client(&self) -> &Rc<RealtimeClient> {
+    pub fn client(&self) -> &Rc<RealtimeState> {
         &self.client
     }
 

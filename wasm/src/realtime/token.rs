@@ -9,7 +9,7 @@ use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
 
 #[cfg(feature = "auth")]
-use super::client::RealtimeClient;
+use super::state::RealtimeState;
 #[cfg(feature = "auth")]
 use crate::auth::AuthClient;
 
@@ -46,7 +46,7 @@ pub struct SessionFollower {
 
 #[cfg(feature = "auth")]
 impl SessionFollower {
-    pub fn new(auth: &AuthClient, realtime: Weak<RealtimeClient>) -> Self {
+    pub fn new(auth: &AuthClient, realtime: Weak<RealtimeState>) -> Self {
         let callback = Closure::<dyn FnMut(JsValue, JsValue)>::new(
             move |_event: JsValue, session: JsValue| {
                 let Some(realtime) = realtime.upgrade() else {

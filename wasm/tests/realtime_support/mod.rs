@@ -7,7 +7,9 @@
 mod common;
 pub use common::*;
 
-use geocache_client::{create_client, Client, RealtimeChannel};
+use geocache_client::RealtimeChannel;
+#[cfg(feature = "rest")]
+use geocache_client::{create_client, Client};
 use js_sys::{Function, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -75,6 +77,7 @@ pub async fn drop_sockets() -> f64 {
 }
 
 /// A client of the emulator with the anon key and no options.
+#[cfg(feature = "rest")]
 pub fn anon_client() -> Client {
     let emulator = emulator();
     create_client(

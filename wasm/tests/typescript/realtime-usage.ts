@@ -1,7 +1,9 @@
 // Compile-time checks of the realtime API (supabase-js's shape) in the generated declarations.
 import {
   createClient,
+  createRealtimeClient,
   type RealtimeChannel,
+  type RealtimeClient,
   type RealtimePostgresChangesPayload,
   type RealtimeSendResult,
   type RealtimeSubscribeStatus,
@@ -45,4 +47,26 @@ export async function realtimeUsage(): Promise<void> {
   // @ts-expect-error: presence is not offered
   client.channel("x").on("presence", { event: "sync" }, () => undefined);
   client.dispose();
+}
+
+// Realtime on its own (the page's wasm/pkg-live): the same channels, without the logbook client.
+export async function standaloneRealtimeUsage(): Promise<void> {
+  const realtime: RealtimeClient = createRealtimeClient("http://127.0.0.1:54321", "anon");
+  const channel: RealtimeChannel = realtime
+    .channel("logbook", { config: { broadcast: { self: true } } })
+    .on<Row>("postgres_changes", { event: "INSERT", schema: "public", table: "geocache_logs" }, (payload) => {
+      const row: Partial<Row> = payload.new;
+      void row.message;
+    })
+    .subscribe((status: RealtimeSubscribeStatus) => void status);
+  const channels: RealtimeChannel[] = realtime.getChannels();
+  const left: RealtimeSendResult = await realtime.removeChannel(channel);
+  const all: RealtimeSendResult[] = await realtime.removeAllChannels();
+  void channels;
+  void left;
+  void all;
+  // The standalone client has no logbook reads.
+  const noReads: "listEntries" extends keyof RealtimeClient ? never : true = true;
+  void noReads;
+  realtime.dispose();
 }

@@ -1,5 +1,5 @@
 import { loadClientCode, loadedClientCode } from './client-code';
-import type { EntryList } from './entry-types';
+import type { EntryList, EntryRows } from './entry-types';
 
 /** One read of every entry, page by page, that can be taken over by whoever shows it after it started. */
 export interface EntryPages {
@@ -8,6 +8,14 @@ export interface EntryPages {
    * subscriber: a read started early (prefetch) is shown by one list.
    */
   subscribe(onPage: (entriesSoFar: EntryList) => void): void;
+  /**
+   * Hands `onFirst` the first page, during the call that delivers it (its rows are read then: the list may be freed
+   * once the call returns), whether or not anyone has subscribed; once, and never if the read delivers no page. The
+   * entry script paints it before React has loaded (main.tsx). Must be called before the first page arrives (the
+   * read waits for the wasm client's code, which loads after this is called): a page that came before is not handed
+   * over.
+   */
+  onFirstPage(onFirst: (firstPage: EntryRows) => void): void;
   /** Every entry; rejects with the client's error (for a later page, after the earlier ones were delivered). */
   readonly done: Promise<EntryList>;
 }
@@ -19,7 +27,19 @@ export interface EntryPages {
 export function startEntryPages(since?: Promise<string | undefined>): EntryPages {
   let waiting: EntryList | undefined;
   let subscriber: ((entriesSoFar: EntryList) => void) | undefined;
+  let firstWatcher: ((firstPage: EntryRows) => void) | undefined;
+  let delivered = false;
   const onPage = (entriesSoFar: EntryList) => {
+    if (!delivered) {
+      delivered = true;
+      // Before the subscriber, who may free the list later; a watcher's error must not cut the read short.
+      try {
+        firstWatcher?.(entriesSoFar);
+      } catch (error) {
+        console.error('Error painting the first entries:', error);
+      }
+      firstWatcher = undefined;
+    }
     if (subscriber) return subscriber(entriesSoFar);
     // Never shown: its wasm memory is given back at once.
     if (waiting !== undefined && waiting !== entriesSoFar) waiting.free();
@@ -35,6 +55,10 @@ export function startEntryPages(since?: Promise<string | undefined>): EntryPages
       const first = waiting;
       waiting = undefined;
       if (first !== undefined) next(first);
+    },
+    onFirstPage(onFirst) {
+      if (firstWatcher) throw new Error('these entry pages already have a first-page watcher');
+      if (!delivered) firstWatcher = onFirst;
     },
     done,
   };

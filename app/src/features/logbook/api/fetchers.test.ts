@@ -5,6 +5,7 @@ import { fakeEntryList, freeSpy } from '@/testing/fake-entry-list';
 import { fakeReads, readAt } from '@/testing/fake-paged-read';
 import { signLogbook } from './sign-logbook';
 import { loadClientCode } from './client-code';
+import { takeConsoleErrors } from '@/testing/console';
 
 vi.mock('./client', () => ({ getClient: vi.fn() }));
 
@@ -58,6 +59,52 @@ describe('startEntryPages', () => {
     const error = new Error('page 1: offline');
     await readAt(reads, 0).fail(error);
     await expect(pages.done).rejects.toBe(error);
+  });
+});
+
+describe('startEntryPages: the first page before anyone has subscribed', () => {
+  const entry = { id: 1, created_at: '2024-01-01T00:00:00+00:00', name: 'Ann', message: 'Hi' };
+
+  it('hands the first page, once, to the watcher before the subscriber, its rows readable then', () => {
+    const reads = clientReading();
+    const pages = startEntryPages();
+    const order: string[] = [];
+    pages.onFirstPage((firstPage) => order.push(`watcher ${firstPage.name(0)}`));
+    pages.subscribe((soFar) => {
+      order.push(`subscriber ${soFar.length}`);
+      soFar.free();
+    });
+    readAt(reads, 0).page([entry]);
+    readAt(reads, 0).page([entry, { ...entry, id: 2 }]);
+    expect(order).toEqual(['watcher Ann', 'subscriber 1', 'subscriber 2']);
+  });
+
+  it('hands nothing to a watcher that came after the first page, and takes one watcher only', () => {
+    const reads = clientReading();
+    const pages = startEntryPages();
+    readAt(reads, 0).page([entry]);
+    const late = vi.fn();
+    pages.onFirstPage(late);
+    readAt(reads, 0).page([entry]);
+    expect(late).not.toHaveBeenCalled();
+    const other = startEntryPages();
+    other.onFirstPage(() => undefined);
+    expect(() => other.onFirstPage(() => undefined)).toThrow(/already have a first-page watcher/);
+  });
+
+  it('logs a watcher that throws, and the read goes on', async () => {
+    const reads = clientReading();
+    const pages = startEntryPages();
+    const error = new Error('cannot paint');
+    pages.onFirstPage(() => {
+      throw error;
+    });
+    const seen: number[] = [];
+    pages.subscribe((soFar) => seen.push(soFar.length));
+    readAt(reads, 0).page([entry]);
+    await readAt(reads, 0).finish();
+    expect(seen).toEqual([1]);
+    expect(takeConsoleErrors()).toEqual([['Error painting the first entries:', error]]);
   });
 });
 

@@ -1,13 +1,15 @@
-import type { Client, RealtimeChannel, RealtimePostgresChangesPayload } from 'geocache-client';
+import { env } from '@/config/env';
 import type { LiveEntries, LiveListener, LiveStatus } from '../live/live-entries';
 import { liveEntry } from '../live/live-entries';
-import { loadClientCode, loadedClientCode } from './client-code';
+import { loadClientCode } from './client-code';
+import type { RealtimeChannel, RealtimeClient, RealtimePostgresChangesPayload } from './live-code';
+import { loadedLiveCode, loadLiveCode } from './live-code';
 
 const TABLE = 'geocache_logs';
 
 /** The page's one channel and who listens to it. */
 interface Joined {
-  readonly client: Client;
+  readonly client: RealtimeClient;
   readonly channel: RealtimeChannel;
   readonly listeners: Set<LiveListener>;
   /** The channel's latest status, told to a listener that comes later. */
@@ -17,11 +19,14 @@ interface Joined {
 }
 
 let joined: Joined | null = null;
+/** The page's one realtime client, created from its configuration on first use. */
+let realtimeClient: RealtimeClient | undefined;
 
 /**
- * The logbook's inserts over the client's realtime channel (postgres_changes INSERT on `public.geocache_logs`). The
- * client reconnects and rejoins by itself, reporting 'SUBSCRIBED' again. A row that is not an entry is logged and
- * skipped. Without a client (the page's configuration: every read reports it) there is nothing to listen to.
+ * The logbook's inserts over a realtime channel (postgres_changes INSERT on `public.geocache_logs`) of the live
+ * client (live-code.ts), created from the page's configuration and joined with its key. The client reconnects and
+ * rejoins by itself, reporting 'SUBSCRIBED' again. A row that is not an entry is logged and skipped. Without a
+ * client (the page's configuration: every read reports it) there is nothing to listen to.
  *
  * One channel serves the page: the client hands out the same channel for the same name, which cannot be subscribed
  * twice, and React mounts a component twice in development. So the channel is left only when its last listener
@@ -29,15 +34,24 @@ let joined: Joined | null = null;
  */
 export const liveChannel: LiveEntries = {
   listen(listener) {
-    // The client's code is imported lazily (see client-code.ts), so the kept entries paint without it; listening
-    // starts once it has loaded. A failed load is the reads' to report.
+    // Listening starts after the logbook client's code (client-code.ts), which the first entries need, has loaded,
+    // and then loads the live client's own wasm: a first visit fetches it only after its first entries. A failed
+    // load of the logbook client is the reads' to report; one of the live client only means no live entries.
     let stop: (() => void) | undefined;
     let stopped = false;
     const start = () => {
       if (!stopped) stop = attach(listener);
     };
-    if (loadedClientCode() === undefined) loadClientCode().then(start, () => undefined);
-    else start();
+    if (loadedLiveCode() !== undefined) start();
+    else {
+      loadClientCode().then(
+        () =>
+          loadLiveCode().then(start, (error: unknown) => {
+            if (!stopped) console.warn('Live entries: the live client could not be loaded; new entries show after a reload.', error);
+          }),
+        () => undefined,
+      );
+    }
     return () => {
       stopped = true;
       stop?.();
@@ -60,26 +74,30 @@ function attach(listener: LiveListener): () => void {
   };
 }
 
-/** The channel of the page's client, joined now if it is not yet. */
+/** The channel of the page's realtime client, joined now if it is not yet. */
 function joinedNow(): Joined | null {
-  const code = loadedClientCode();
-  if (code === undefined) return null;
-  let client: Client;
-  try {
-    client = code.getClient();
-  } catch {
-    return null;
-  }
+  const client = pageRealtimeClient();
+  if (client === undefined) return null;
   if (joined !== null && joined.client === client) return joined;
-  // Typed as always present, but a client built without the `realtime` feature has no channels.
-  if (typeof (client as Partial<Client>).channel !== 'function') {
-    console.warn('Live entries: this build of the client has no realtime channels; new entries show after a reload.');
-    return null;
-  }
   return join(client);
 }
 
-function join(client: Client): Joined {
+/**
+ * The realtime client of the page's configuration, once the live code has loaded. A configuration the page or the
+ * client rejects gives none, and is not cached: the reads report it with the same error.
+ */
+function pageRealtimeClient(): RealtimeClient | undefined {
+  const code = loadedLiveCode();
+  if (code === undefined || env.configError !== null) return undefined;
+  try {
+    realtimeClient ??= code.createRealtimeClient(env.supabaseUrl, env.supabaseKey);
+  } catch {
+    return undefined;
+  }
+  return realtimeClient;
+}
+
+function join(client: RealtimeClient): Joined {
   const listeners = new Set<LiveListener>();
   const channel = client.channel(TABLE, { config: {} });
   const current: Joined = { client, channel, listeners, status: null, leaving: undefined };

@@ -4,16 +4,21 @@ import { StrictMode } from 'react';
 import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { env } from '@/config/env';
 import { expectConsoleErrors } from '@/testing/console';
 import { fakeEntryList } from '@/testing/fake-entry-list';
 import { getClient } from '../api/client';
 import type { EntryList, ListOptions, LogEntry } from '../api/entry-types';
+import { loadedLiveCode, loadLiveCode } from '../api/live-code';
 import type { NewEntry } from '../api/sign-logbook';
 import { openDeviceCopy } from '../device-copy/copy-store';
 import type { LiveStatus } from '../live/live-entries';
 import { Logbook } from './logbook';
 
 vi.mock('../api/client', () => ({ getClient: vi.fn() }));
+vi.mock('../api/live-code', () => ({ loadLiveCode: vi.fn(), loadedLiveCode: vi.fn() }));
+
+type LiveModule = NonNullable<ReturnType<typeof loadedLiveCode>>;
 
 /** The client's realtime channel as supabase-js shapes it, driven by the test. */
 class FakeChannel {
@@ -40,6 +45,10 @@ const channel = vi.fn((_name: string, _options: unknown) => {
   channels.push(made);
   return made;
 });
+/** The live client's module (wasm/pkg-live), loaded when the logbook first listens. */
+const createRealtimeClient = vi.fn((_url: string, _key: string) => ({ channel, removeChannel }));
+const liveModule = { createRealtimeClient } as unknown as LiveModule;
+let liveLoaded = false;
 
 beforeEach(async () => {
   // The previous test's logbook leaves its channel at the end of the task it closed in.
@@ -52,9 +61,13 @@ beforeEach(async () => {
   removeChannel.mockReset().mockResolvedValue('ok');
   channel.mockClear();
   vi.mocked(getClient).mockReset();
-  vi.mocked(getClient).mockReturnValue({ listEntries, signLogbook, channel, removeChannel } as unknown as ReturnType<
-    typeof getClient
-  >);
+  vi.mocked(getClient).mockReturnValue({ listEntries, signLogbook } as unknown as ReturnType<typeof getClient>);
+  liveLoaded = false;
+  vi.mocked(loadedLiveCode).mockImplementation(() => (liveLoaded ? liveModule : undefined));
+  vi.mocked(loadLiveCode).mockReset().mockImplementation(() => {
+    liveLoaded = true;
+    return Promise.resolve(liveModule);
+  });
 });
 
 const ann: LogEntry = { id: 1, created_at: '2024-05-01T10:00:00+00:00', name: 'Ann', message: 'First!' };
@@ -157,17 +170,24 @@ describe('the live logbook', () => {
     expect(status()).toHaveTextContent(/^2 new entries arrived\.$/);
   });
 
-  it('catches up after the first subscription too, once the first read has settled', async () => {
+  it('loads the live client and listens only once the first read has settled, then catches up', async () => {
     let answer: (list: EntryList) => void = () => undefined;
     listEntries.mockReturnValueOnce(new Promise((resolve) => (answer = resolve)));
     listEntries.mockResolvedValueOnce(fakeEntryList([bo, ann]));
     render(<Logbook />);
-    // Subscribed before the first read arrived: no catch-up yet (it would race the read).
-    act(() => live().status?.('SUBSCRIBED'));
     await waitFor(() => expect(listEntries).toHaveBeenCalledTimes(1));
     await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
-    expect(listEntries).toHaveBeenCalledTimes(1);
+    // The first entries come first: nothing of the live client is downloaded before them.
+    expect(loadLiveCode).not.toHaveBeenCalled();
+    expect(channel).not.toHaveBeenCalled();
     act(() => answer(fakeEntryList([ann])));
+    await waitFor(() => expect(shownNames()).toEqual(['Ann']));
+    await waitFor(() => expect(channel).toHaveBeenCalledTimes(1));
+    expect(loadLiveCode).toHaveBeenCalledTimes(1);
+    // The page's one realtime client (for every logbook this file opens), from the page's configuration.
+    expect(createRealtimeClient).toHaveBeenCalledTimes(1);
+    expect(createRealtimeClient).toHaveBeenCalledWith(env.supabaseUrl, env.supabaseKey);
+    act(() => live().status?.('SUBSCRIBED'));
     await waitFor(() => expect(shownNames()).toEqual(['Bo', 'Ann']));
     expect(listEntries).toHaveBeenCalledTimes(2);
     expect(listEntries.mock.calls[1]?.[0]?.since).toBe('2024-05-01T09:59:00.000Z');
@@ -212,15 +232,19 @@ describe('the live logbook', () => {
     expect(removeChannel).toHaveBeenCalledWith(live());
   });
 
-  it('a logbook opened again while the channel is joined hears that it is subscribed, and catches up', async () => {
+  it('a logbook opened again listens once its own read has settled, with the same realtime client, and catches up', async () => {
     const first = await renderSubscribed([ann]);
     first.unmount();
     listEntries.mockResolvedValueOnce(fakeEntryList([ann]));
     listEntries.mockResolvedValueOnce(fakeEntryList([bo, ann]));
     render(<Logbook />);
+    await waitFor(() => expect(shownNames()).toEqual(['Ann']));
+    // The first logbook's channel was left when it closed; the new one joins after its read, as on a first visit.
+    await waitFor(() => expect(channel).toHaveBeenCalledTimes(2));
+    expect(removeChannel).toHaveBeenCalledTimes(1);
+    expect(createRealtimeClient).toHaveBeenCalledTimes(1);
+    act(() => live().status?.('SUBSCRIBED'));
     await waitFor(() => expect(shownNames()).toEqual(['Bo', 'Ann']));
-    expect(channel).toHaveBeenCalledTimes(1);
-    expect(removeChannel).not.toHaveBeenCalled();
   });
 });
 
@@ -228,17 +252,22 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('the logbook with a client built without realtime', () => {
+describe('the logbook whose live client cannot be loaded', () => {
   it('says so on the console and shows what its reads bring', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     try {
-      vi.mocked(getClient).mockReturnValue({ listEntries, signLogbook } as unknown as ReturnType<typeof getClient>);
+      const failure = new TypeError('Failed to fetch dynamically imported module');
+      vi.mocked(loadLiveCode).mockImplementation(() => Promise.reject(failure));
       listEntries.mockResolvedValueOnce(fakeEntryList([ann]));
       render(<Logbook />);
       await waitFor(() => expect(shownNames()).toEqual(['Ann']));
-      expect(warn).toHaveBeenCalledWith(
-        'Live entries: this build of the client has no realtime channels; new entries show after a reload.',
+      await waitFor(() =>
+        expect(warn).toHaveBeenCalledWith(
+          'Live entries: the live client could not be loaded; new entries show after a reload.',
+          failure,
+        ),
       );
+      expect(channel).not.toHaveBeenCalled();
       expect(listEntries).toHaveBeenCalledTimes(1);
     } finally {
       warn.mockRestore();

@@ -1,7 +1,7 @@
 import { useState, type ElementType } from 'react';
 import { textStart } from './text-start';
 
-// Where texts are cut: shared with the cards painted before React has loaded (app/paint-kept-entries.ts).
+// Where texts are cut: shared with the cards painted before React has loaded (first-paint/paint-entries.ts).
 export { MESSAGE_LIMIT, NAME_LIMIT, textStart } from './text-start';
 
 interface UserTextProps {

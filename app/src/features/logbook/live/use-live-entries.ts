@@ -89,17 +89,21 @@ export function useLiveEntries({ source, base, baseReady, readNewer, onArrived, 
     };
   }, []);
 
+  // Listening starts once a read of this visit has settled, and stays on: the first entries are painted before the
+  // live client (its own wasm, api/live-code.ts) is downloaded, so a first visit waits for none of it.
+  const [readSettled, setReadSettled] = useState(baseReady);
+  if (baseReady && !readSettled) setReadSettled(true);
   useEffect(() => {
-    if (source === null) return;
+    if (source === null || !readSettled) return;
     return source.listen({
       onEntry: (entry) => receive([entry], false),
       onStatus: (status) => {
         if (status === 'SUBSCRIBED') catchUp();
       },
     });
-  }, [source, receive, catchUp]);
+  }, [source, readSettled, receive, catchUp]);
 
-  // A subscription that came before the first read settled catches up now.
+  // A subscription that came before a read settled (a reload's) catches up once it has.
   useEffect(() => {
     if (baseReady && behind.current) catchUp();
   }, [baseReady, catchUp]);

@@ -2,8 +2,13 @@ import { render } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { EntryContent } from '../components/entry-content';
 import { MESSAGE_LIMIT } from '../components/text-start';
-import type { KeptEntry } from './newest-first';
-import { PAINTED_CARDS, paintKeptEntries } from './paint-kept-entries';
+import { fakeEntryList } from '@/testing/fake-entry-list';
+import type { KeptEntry } from '../device-copy/newest-first';
+import { plainRows } from '../device-copy/plain-rows';
+import { PAINTED_CARDS, paintEntries } from './paint-entries';
+
+/** Kept entries, as the entry script paints them on a repeat visit. */
+const paintKeptEntries = (root: HTMLElement, entries: readonly KeptEntry[]) => paintEntries(root, plainRows(entries));
 
 /** The logbook's served HTML as the build prerenders it: an empty list, and the note that entries are loading. */
 function servedShell(): HTMLElement {
@@ -27,7 +32,7 @@ const entry = (id: number, message = `Message ${id}`): KeptEntry => ({
   message,
 });
 
-describe('paintKeptEntries', () => {
+describe('paintEntries', () => {
   it('fills the served list with the first cards, as the list renders them, and drops the loading note', () => {
     const root = servedShell();
     const entries = Array.from({ length: 50 }, (_, index) => entry(50 - index));
@@ -66,5 +71,24 @@ describe('paintKeptEntries', () => {
     expect(paintKeptEntries(root, [entry(2)])).toBe(false);
     expect(root.querySelectorAll('.entry-list > li')).toHaveLength(1);
     expect(paintKeptEntries(document.createElement('div'), [entry(1)])).toBe(false);
+  });
+
+  it("paints a client list's rows (a first visit's first page) with the same cards as kept entries", () => {
+    const entries = Array.from({ length: 30 }, (_, index) => entry(30 - index));
+    const kept = servedShell();
+    paintKeptEntries(kept, entries);
+    const read = servedShell();
+    expect(paintEntries(read, fakeEntryList(entries))).toBe(true);
+    expect(read.querySelectorAll('.entry-list > li')).toHaveLength(PAINTED_CARDS);
+    expect(read.querySelector('.entry-list')?.isEqualNode(kept.querySelector('.entry-list'))).toBe(true);
+  });
+
+  it('puts texts in as text: markup in a name or message is shown, never parsed', () => {
+    const root = servedShell();
+    const hostile = { id: 1, created_at: '2024-05-01T10:00:00+00:00', name: '<img src=x onerror=alert(1)>', message: '<b>bold</b>&amp;' };
+    paintEntries(root, fakeEntryList([hostile]));
+    expect(root.querySelector('img, b')).toBeNull();
+    expect(root.querySelector('.entry-name')?.textContent).toBe(hostile.name);
+    expect(root.querySelector('.entry-message')?.textContent).toBe(hostile.message);
   });
 });

@@ -1,6 +1,6 @@
-//! The realtime state one `Client` shares (`Rc`) with its channels: core's [`Realtime`] state
-//! machine, and the WebSocket, the timer and the JS callbacks that carry out its actions. The
-//! socket's and the timer's handlers hold only a `Weak` back to it.
+//! The realtime state one client (a `Client` or a `RealtimeClient`) shares (`Rc`) with its
+//! channels: core's [`Realtime`] state machine, and the WebSocket, the timer and the JS callbacks
+//! that carry out its actions. The socket's and the timer's handlers hold only a `Weak` back to it.
 
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
@@ -28,8 +28,8 @@ struct Callbacks {
     status: Option<Function>,
 }
 
-pub struct RealtimeClient {
-    this: Weak<RealtimeClient>,
+pub struct RealtimeState {
+    this: Weak<RealtimeState>,
     machine: RefCell<Realtime>,
     socket: RefCell<Option<Socket>>,
     alarm: RefCell<Option<Alarm>>,
@@ -40,10 +40,10 @@ pub struct RealtimeClient {
     subscribing: RefCell<Vec<ChannelId>>,
 }
 
-impl RealtimeClient {
+impl RealtimeState {
     /// Serializer 2.0.0, as supabase-js's realtime client uses by default.
     pub fn new(config: &ClientConfig) -> Rc<Self> {
-        Rc::new_cyclic(|this| RealtimeClient {
+        Rc::new_cyclic(|this| RealtimeState {
             this: this.clone(),
             machine: RefCell::new(Realtime::new(config, Vsn::V2)),
             socket: RefCell::new(None),
