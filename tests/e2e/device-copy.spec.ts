@@ -19,10 +19,10 @@ async function keptCount(page: Page): Promise<number> {
         open.onsuccess = () => {
           const db = open.result;
           if (!db.objectStoreNames.contains('copy')) return resolve(-1);
-          // The copy is one record: its entries and when they were brought up to date.
-          const read = db.transaction('copy').objectStore('copy').get('state');
+          // The copy's head record holds its newest entries and how many it keeps in all.
+          const read = db.transaction('copy').objectStore('copy').get('head');
           read.onsuccess = () => {
-            resolve((read.result as { entries?: unknown[] } | undefined)?.entries?.length ?? 0);
+            resolve((read.result as { count?: number } | undefined)?.count ?? 0);
             db.close();
           };
           read.onerror = () => reject(read.error ?? new Error('cannot read the copy'));

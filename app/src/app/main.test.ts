@@ -220,6 +220,21 @@ describe('the entry point with a backend configured: React waits for the first e
     expect(paintEntries).not.toHaveBeenCalled();
   });
 
+  it('on a repeat visit, loads React and the logbook\'s code only once the frame showing the kept entries is drawn', async () => {
+    let drawFrame: FrameRequestCallback = () => undefined;
+    const frames = vi.spyOn(window, 'requestAnimationFrame').mockImplementation((callback) => ((drawFrame = callback), 1));
+    const root = await start('prerendered logbook');
+    copyRead.resolve(kept);
+    await vi.waitFor(() => expect(paintEntries).toHaveBeenCalledTimes(1));
+    await aMoment();
+    expect(loaded.renderApp).toBe(0);
+    expect(loadLogbook).not.toHaveBeenCalled();
+    drawFrame(performance.now());
+    await vi.waitFor(() => expect(renderApp).toHaveBeenCalledExactlyOnceWith(root));
+    expect(loadLogbook).toHaveBeenCalledTimes(1);
+    frames.mockRestore();
+  });
+
   it('loads React once the read settles without painting (an error, an empty logbook), to report it', async () => {
     await start('prerendered logbook');
     copyRead.resolve(null);

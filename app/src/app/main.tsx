@@ -51,7 +51,10 @@ if (import.meta.env.VITE_LOGBOOK_OPEN === 'true' && env.logbookOpen) {
   performance.mark('geocache:device-copy-read-started');
   keptPainted = readCopyEarly().then((kept) => {
     performance.mark('geocache:device-copy-read');
-    return kept !== null && paintBeforeReact(plainRows(kept.entries), 'geocache:kept-entries-painted');
+    const painted = kept !== null && paintBeforeReact(plainRows(kept.entries), 'geocache:kept-entries-painted');
+    // Settled once the frame showing them is drawn: React's and the logbook's module evaluation, started when this
+    // settles, would otherwise run first and hold that frame back on a slow phone.
+    return painted ? (entriesShown ?? Promise.resolve()).then(() => true) : false;
   });
 }
 

@@ -30,7 +30,10 @@ function keptBefore(visit: VisitRead | undefined): EntryRows | null {
   return found ? plainRows(found.entries) : null;
 }
 
-/** The copy found before the first render: by the prefetched read, or by main.tsx's early read it will plan from. */
+/**
+ * The copy found before the first render: by the prefetched read, or by main.tsx's early read it will plan from (only
+ * the copy's newest entries when it holds more: the whole copy follows with the plan).
+ */
 function keptFoundBefore(visit: VisitRead | undefined): KeptCopy | null | undefined {
   return visit?.settled?.kept ?? earlyReadFound();
 }
@@ -150,7 +153,8 @@ export function useLogEntries(): LogEntriesState {
       copy.current = visit.copy;
       const start = ({ kept: found, plan }: VisitPlan) => {
         if (found !== null && mounted.current) {
-          setKept((shown) => shown ?? plainRows(found.entries));
+          // Shown before the first render may be only the copy's newest entries (device-copy/early-read.ts).
+          setKept((shown) => (shown !== null && shown.length >= found.entries.length ? shown : plainRows(found.entries)));
           setUpdatedAt((at) => at ?? found.updatedAt);
         }
         if (plan.kind === 'newer' && found !== null) readNewer(visit.pages, found);

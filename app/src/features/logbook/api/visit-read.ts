@@ -1,4 +1,5 @@
 import { planRead, type ReadPlan } from '../device-copy/catch-up';
+import { headIsWhole } from '../device-copy/copy-layout';
 import { openDeviceCopy, type DeviceCopy, type KeptCopy } from '../device-copy/copy-store';
 import { takeEarlyRead } from '../device-copy/early-read';
 import { startEntryPages, type EntryPages } from './entry-pages';
@@ -31,9 +32,11 @@ export function startVisitRead(now: number = Date.now()): VisitRead {
     return { copy: Promise.resolve(null), plan: Promise.resolve(settled), settled, pages: startEntryPages() };
   }
   const copy = openDeviceCopy();
-  // The copy main.tsx read before anything else had loaded, if it did: not read a second time.
+  const readWhole = () => copy.then((opened) => opened?.read() ?? null).catch(() => null);
+  // The copy's newest entries main.tsx read before anything else had loaded, if it did: not read a second time, and
+  // the whole copy (which the read's plan and the list need) read only when it holds more.
   const early = takeEarlyRead();
-  const kept = early ?? copy.then((opened) => opened?.read() ?? null).catch(() => null);
+  const kept = early === undefined ? readWhole() : early.then((head) => (head === null || headIsWhole(head) ? head : readWhole()));
   const plan = kept.then((found) => ({ kept: found, plan: planRead(found, now) }));
   const pages = startEntryPages(plan.then(({ plan: read }) => (read.kind === 'newer' ? read.since : undefined)));
   const visit: { -readonly [K in keyof VisitRead]: VisitRead[K] } = { copy, plan, pages };

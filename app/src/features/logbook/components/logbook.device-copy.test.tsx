@@ -6,7 +6,9 @@ import { fakeEntryList } from '@/testing/fake-entry-list';
 import { fakeReads, readAt } from '@/testing/fake-paged-read';
 import { getClient } from '../api/client';
 import type { EntryList, ListOptions, LogEntry } from '../api/entry-types';
+import { HEAD_ENTRIES } from '../device-copy/copy-database';
 import { openDeviceCopy } from '../device-copy/copy-store';
+import { readCopyEarly } from '../device-copy/early-read';
 import { OUTBOX_CHANNEL } from '../outbox/deliver';
 import { Logbook } from './logbook';
 import { loadClientCode } from '../api/client-code';
@@ -50,6 +52,23 @@ describe('a visit with the device copy', () => {
     render(<Logbook />);
     await waitFor(() => expect(shownNames()).toEqual(['Cy', 'Bo', 'Ann']));
     await waitFor(async () => expect((await (await openDeviceCopy())?.read())?.entries.map((e) => e.id)).toEqual([3, 2, 1]));
+    expect(listEntries.mock.calls.map((call) => call[0]?.since)).toEqual(['2024-05-02T09:59:00.000Z']);
+  });
+
+  it('catches up a copy longer than the newest entries the page read first, keeping the older ones', async () => {
+    const older: LogEntry[] = Array.from({ length: HEAD_ENTRIES + 5 }, (_, index) => ({
+      id: 100 + index,
+      created_at: new Date(Date.parse(ann.created_at) - index * 60_000).toISOString(),
+      name: `Older ${index}`,
+      message: 'm',
+    }));
+    await keep([bo, ...older], Date.now() - 1000);
+    // As main.tsx does before React has loaded: only the copy's newest entries are read.
+    expect((await readCopyEarly())?.entries).toHaveLength(HEAD_ENTRIES);
+    listEntries.mockImplementation(() => Promise.resolve(fakeEntryList([cy, bo])));
+    render(<Logbook />);
+    // The caught-up copy is the whole one: the older entries are kept with the newer read merged in.
+    await waitFor(async () => expect((await (await openDeviceCopy())?.read())?.entries.map((e) => e.id)).toEqual([3, 2, ...older.map((e) => e.id)]));
     expect(listEntries.mock.calls.map((call) => call[0]?.since)).toEqual(['2024-05-02T09:59:00.000Z']);
   });
 

@@ -2,7 +2,9 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { openDB } from 'idb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { COPY_DB, HEAD_ENTRIES, HEAD_KEY, REST_KEY, WHOLE_KEY } from './copy-database';
 import { keepCopy, openDeviceCopy, type DeviceCopy } from './copy-store';
+import type { KeptEntry } from './newest-first';
 
 beforeEach(() => {
   vi.stubGlobal('indexedDB', new IDBFactory());
@@ -10,6 +12,36 @@ beforeEach(() => {
 afterEach(() => {
   vi.unstubAllGlobals();
 });
+
+/** `count` entries, newest first. */
+function entries(count: number, from = 0): KeptEntry[] {
+  return Array.from({ length: count }, (_, index) => ({
+    id: from + count - index,
+    created_at: new Date(Date.UTC(2024, 4, 1) + (from + count - index) * 60_000).toISOString(),
+    name: `n${from + count - index}`,
+    message: 'm',
+  }));
+}
+
+/** The copy's records as stored, by key. */
+async function records(): Promise<Record<string, unknown>> {
+  const db = await openDB(COPY_DB);
+  const keys = (await db.getAllKeys('copy')) as string[];
+  const values = await db.getAll('copy');
+  db.close();
+  return Object.fromEntries(keys.map((key, index) => [key, values[index]]));
+}
+
+/** Writes the copy as a page of the older layout does: the whole copy in one record. */
+async function keepAsOlderLayout(kept: KeptEntry[], times: { updatedAt: number; reconciledAt: number }): Promise<void> {
+  const db = await openDB(COPY_DB, 2, {
+    upgrade(database) {
+      database.createObjectStore('copy');
+    },
+  });
+  await db.put('copy', { entries: kept, ...times }, WHOLE_KEY);
+  db.close();
+}
 
 describe('the device copy', () => {
   it('is null without IndexedDB: the page keeps memory only', async () => {
@@ -84,5 +116,67 @@ describe('the device copy', () => {
       [2, 'b'],
       [1, 'a'],
     ]);
+  });
+
+  it('keeps the newest entries in a small head and the older ones beside it, and reads them back as one copy', async () => {
+    const all = entries(HEAD_ENTRIES + 30);
+    const copy = await openDeviceCopy();
+    await copy?.replace([...all].reverse(), { updatedAt: 7, reconciledAt: 6 });
+    const stored = await records();
+    expect(Object.keys(stored).sort()).toEqual([HEAD_KEY, REST_KEY]);
+    expect(stored[HEAD_KEY]).toEqual({ entries: all.slice(0, HEAD_ENTRIES), count: all.length, updatedAt: 7, reconciledAt: 6 });
+    expect(stored[REST_KEY]).toEqual({ entries: all.slice(HEAD_ENTRIES) });
+    expect(await (await openDeviceCopy())?.read()).toEqual({ entries: all, updatedAt: 7, reconciledAt: 6 });
+  });
+
+  it('writes the head and the rest together: a shorter copy leaves no older rest behind', async () => {
+    const copy = await openDeviceCopy();
+    await copy?.replace(entries(HEAD_ENTRIES + 30), { updatedAt: 1, reconciledAt: 1 });
+    await copy?.replace(entries(HEAD_ENTRIES + 1, 500), { updatedAt: 2, reconciledAt: 2 });
+    expect((await copy?.read())?.entries).toEqual(entries(HEAD_ENTRIES + 1, 500));
+    await copy?.replace(entries(2, 900), { updatedAt: 3, reconciledAt: 3 });
+    expect(await records()).toMatchObject({ [REST_KEY]: { entries: [] } });
+    expect(await copy?.read()).toEqual({ entries: entries(2, 900), updatedAt: 3, reconciledAt: 3 });
+  });
+
+  it('keeps the previous copy whole when a write fails part way (a full quota on the rest)', async () => {
+    const copy = await openDeviceCopy();
+    const before = entries(HEAD_ENTRIES + 5);
+    await copy?.replace(before, { updatedAt: 1, reconciledAt: 1 });
+    const original = Reflect.get(IDBObjectStore.prototype, 'put') as (this: IDBObjectStore, value: unknown, key?: IDBValidKey) => IDBRequest<IDBValidKey>;
+    const spy = vi.spyOn(IDBObjectStore.prototype, 'put').mockImplementation(function (this: IDBObjectStore, value: unknown, key?: IDBValidKey) {
+      if (key === REST_KEY) throw new DOMException('quota exceeded', 'QuotaExceededError');
+      return original.call(this, value, key);
+    });
+    expect(await keepCopy(Promise.resolve(copy), entries(HEAD_ENTRIES + 9, 100), { updatedAt: 2, reconciledAt: 2 })).toBe(false);
+    spy.mockRestore();
+    expect(await copy?.read()).toEqual({ entries: before, updatedAt: 1, reconciledAt: 1 });
+  });
+
+  it('reads a copy kept by a page of the older layout (one record) and replaces it at the next write', async () => {
+    const older = entries(HEAD_ENTRIES + 3);
+    await keepAsOlderLayout(older, { updatedAt: 4, reconciledAt: 3 });
+    const copy = await openDeviceCopy();
+    expect(await copy?.read()).toEqual({ entries: older, updatedAt: 4, reconciledAt: 3 });
+    await copy?.replace(entries(1, 200), { updatedAt: 5, reconciledAt: 5 });
+    expect(Object.keys(await records()).sort()).toEqual([HEAD_KEY, REST_KEY]);
+    expect(await copy?.read()).toEqual({ entries: entries(1, 200), updatedAt: 5, reconciledAt: 5 });
+  });
+
+  it('reads the older layout\'s record over a head: a page of that layout wrote it after this one\'s last write', async () => {
+    await (await openDeviceCopy())?.replace(entries(2), { updatedAt: 1, reconciledAt: 1 });
+    await keepAsOlderLayout(entries(3, 50), { updatedAt: 2, reconciledAt: 2 });
+    expect(await (await openDeviceCopy())?.read()).toEqual({ entries: entries(3, 50), updatedAt: 2, reconciledAt: 2 });
+  });
+
+  it('is no copy when its records do not make one (a rest missing, a record of an unknown layout)', async () => {
+    const copy = await openDeviceCopy();
+    await copy?.replace(entries(HEAD_ENTRIES + 2), { updatedAt: 1, reconciledAt: 1 });
+    const db = await openDB(COPY_DB);
+    await db.delete('copy', REST_KEY);
+    expect(await copy?.read()).toBeNull();
+    await db.put('copy', { rows: [] }, WHOLE_KEY);
+    db.close();
+    expect(await copy?.read()).toBeNull();
   });
 });

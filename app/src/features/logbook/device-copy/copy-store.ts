@@ -1,38 +1,23 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import { COPY_DB } from './copy-database';
+import { COPY_DB, HEAD_KEY, REST_KEY, WHOLE_KEY } from './copy-database';
+import { joinCopy, readWhole, splitCopy, type CopyTimes, type KeptCopy, type KeptHead, type StoredRest } from './copy-layout';
 import { newestFirst, type KeptEntry } from './newest-first';
 
-/** When the copy was last brought up to date (ms since the epoch). */
-export interface CopyTimes {
-  /** By any read, a catch-up read of newer entries included. */
-  readonly updatedAt: number;
-  /** By a whole read, which also drops the entries the owner removed. */
-  readonly reconciledAt: number;
-}
+export type { CopyTimes, KeptCopy } from './copy-layout';
 
 /**
- * The whole copy is one record: writing it is one structured clone in one transaction, fast enough to finish before
- * a visitor leaves the page even for a long logbook on a slow phone (a record per entry took seconds there), and a
- * visit that leaves mid-write keeps the previous copy whole.
+ * The copy is two records (copy-database.ts), written in one transaction: one structured clone each, fast enough to
+ * finish before a visitor leaves the page even for a long logbook on a slow phone (a record per entry took seconds
+ * there), and a visit that leaves mid-write keeps the previous copy whole. The older layout's one record is read
+ * where it is present, and removed by the next write.
  */
-interface StoredCopy extends CopyTimes {
-  /** Newest first, each id once: ordered when kept, so a visit shows them without sorting. */
-  readonly entries: KeptEntry[];
-}
-
 interface CopySchema extends DBSchema {
-  copy: { key: 'state'; value: StoredCopy };
-}
-
-/** What a visit finds on the device. */
-export interface KeptCopy extends CopyTimes {
-  /** Newest first. */
-  readonly entries: KeptEntry[];
+  copy: { key: string; value: KeptHead | StoredRest | KeptCopy };
 }
 
 /** The logbook kept on this device. Every method rejects with IndexedDB's error (a full quota included). */
 export interface DeviceCopy {
-  /** The kept entries, or null when nothing was kept yet. */
+  /** The kept entries, or null when nothing was kept yet (or its records do not make a copy). */
   read(): Promise<KeptCopy | null>;
   /** Replaces the kept entries and their times (entries not given go away). */
   replace(entries: readonly KeptEntry[], times: CopyTimes): Promise<void>;
@@ -70,13 +55,35 @@ export async function openDeviceCopy(): Promise<DeviceCopy | null> {
   }
   return {
     async read() {
-      const stored = await db.get('copy', 'state');
-      if (stored === undefined) return null;
-      return { entries: stored.entries, updatedAt: stored.updatedAt, reconciledAt: stored.reconciledAt };
+      // One transaction: the head and the rest as one write left them.
+      const store = db.transaction('copy').store;
+      const [whole, head, rest] = await Promise.all([store.get(WHOLE_KEY), store.get(HEAD_KEY), store.get(REST_KEY)]);
+      if (whole !== undefined) return readWhole(whole);
+      if (head === undefined) return null;
+      return joinCopy(head, rest);
     },
-    async replace(entries, { updatedAt, reconciledAt }) {
+    async replace(entries, times) {
       const plain = newestFirst(entries).map(({ id, created_at, name, message }) => ({ id, created_at, name, message }));
-      await db.put('copy', { entries: plain, updatedAt, reconciledAt }, 'state');
+      const { head, rest } = splitCopy(plain, times);
+      const transaction = db.transaction('copy', 'readwrite');
+      const requests: Promise<unknown>[] = [];
+      try {
+        // One at a time: a request that throws as it is made leaves those before it listed.
+        requests.push(transaction.store.put(head, HEAD_KEY));
+        requests.push(transaction.store.put(rest, REST_KEY));
+        requests.push(transaction.store.delete(WHOLE_KEY));
+        await Promise.all([...requests, transaction.done]);
+      } catch (error) {
+        // A request that failed on its own (one that could not be stored) leaves the others to commit: a head
+        // without its rest. Aborting rolls all of them back, to the previous copy; their rejections are this one.
+        for (const request of [...requests, transaction.done]) request.catch(() => undefined);
+        try {
+          transaction.abort();
+        } catch {
+          // Already finished: it committed nothing or everything.
+        }
+        throw error;
+      }
     },
   };
 }

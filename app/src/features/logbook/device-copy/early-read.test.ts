@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { COPY_DB } from './copy-database';
+import { COPY_DB, HEAD_ENTRIES, WHOLE_KEY } from './copy-database';
 import { openDeviceCopy } from './copy-store';
 import type { KeptEntry } from './newest-first';
 
@@ -29,8 +29,8 @@ describe('readCopyEarly', () => {
     expect(earlyReadFound()).toBeUndefined();
     const read = readCopyEarly();
     expect(readCopyEarly()).toBe(read);
-    expect(await read).toEqual({ entries: [ann], updatedAt: 5, reconciledAt: 4 });
-    expect(earlyReadFound()).toEqual({ entries: [ann], updatedAt: 5, reconciledAt: 4 });
+    expect(await read).toEqual({ entries: [ann], count: 1, updatedAt: 5, reconciledAt: 4 });
+    expect(earlyReadFound()).toEqual({ entries: [ann], count: 1, updatedAt: 5, reconciledAt: 4 });
     expect(takeEarlyRead()).toBe(read);
     expect(takeEarlyRead()).toBeUndefined();
   });
@@ -70,6 +70,36 @@ describe('readCopyEarly', () => {
       };
     });
     expect(await (await earlyRead()).readCopyEarly()).toBeNull();
+  });
+
+  it('reads only the newest entries of a longer copy, with how many it holds', async () => {
+    const all: KeptEntry[] = Array.from({ length: HEAD_ENTRIES + 40 }, (_, index) => ({ ...ann, id: 1000 - index, created_at: new Date(Date.UTC(2024, 4, 1) - index * 1000).toISOString() }));
+    await (await openDeviceCopy())?.replace(all, { updatedAt: 5, reconciledAt: 4 });
+    expect(await (await earlyRead()).readCopyEarly()).toEqual({ entries: all.slice(0, HEAD_ENTRIES), count: all.length, updatedAt: 5, reconciledAt: 4 });
+  });
+
+  it('reads a copy of the older layout (one record) whole, also over a head kept before it', async () => {
+    const older = { entries: [{ ...ann, id: 2 }, ann], updatedAt: 9, reconciledAt: 8 };
+    const keepOlder = () =>
+      new Promise<void>((resolve) => {
+        const open = indexedDB.open(COPY_DB, 2);
+        open.onupgradeneeded = () => open.result.createObjectStore('copy');
+        open.onsuccess = () => {
+          const put = open.result.transaction('copy', 'readwrite').objectStore('copy').put(older, WHOLE_KEY);
+          put.onsuccess = () => {
+            open.result.close();
+            resolve();
+          };
+        };
+      });
+    await keepOlder();
+    expect(await (await earlyRead()).readCopyEarly()).toEqual({ ...older, count: 2 });
+
+    vi.resetModules();
+    vi.stubGlobal('indexedDB', new IDBFactory());
+    await (await openDeviceCopy())?.replace([{ ...ann, id: 7 }], { updatedAt: 1, reconciledAt: 1 });
+    await keepOlder();
+    expect(await (await earlyRead()).readCopyEarly()).toEqual({ ...older, count: 2 });
   });
 
   it('finds nothing where the platform has no IndexedDB', async () => {

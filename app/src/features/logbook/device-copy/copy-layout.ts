@@ -1,0 +1,67 @@
+import { HEAD_ENTRIES } from './copy-database';
+import type { KeptEntry } from './newest-first';
+
+/** When the copy was last brought up to date (ms since the epoch). */
+export interface CopyTimes {
+  /** By any read, a catch-up read of newer entries included. */
+  readonly updatedAt: number;
+  /** By a whole read, which also drops the entries the owner removed. */
+  readonly reconciledAt: number;
+}
+
+/** What a visit finds on the device. */
+export interface KeptCopy extends CopyTimes {
+  /** Newest first. */
+  readonly entries: KeptEntry[];
+}
+
+/** The newest part of a copy: `entries` are the newest of the `count` kept (all of them when as many). */
+export interface KeptHead extends KeptCopy {
+  readonly count: number;
+}
+
+/** The older entries of a copy, kept beside its head (a KeptHead record; copy-database.ts). */
+export interface StoredRest {
+  readonly entries: KeptEntry[];
+}
+
+/** Entries already newest first, each id once, split into the two records written together. */
+export function splitCopy(entries: readonly KeptEntry[], times: CopyTimes): { head: KeptHead; rest: StoredRest } {
+  const { updatedAt, reconciledAt } = times;
+  return {
+    head: { entries: entries.slice(0, HEAD_ENTRIES), count: entries.length, updatedAt, reconciledAt },
+    rest: { entries: entries.slice(HEAD_ENTRIES) },
+  };
+}
+
+/** Whether the head holds the whole copy (no rest to read). */
+export function headIsWhole(head: KeptHead): boolean {
+  return head.entries.length >= head.count;
+}
+
+/** A stored head, or null when the record is not one (missing, or a layout this page does not know). */
+export function readHead(stored: unknown): KeptHead | null {
+  const copy = readWhole(stored);
+  const count = (stored as Partial<KeptHead> | null)?.count;
+  if (copy === null || !Number.isInteger(count) || (count as number) < copy.entries.length) return null;
+  return { ...copy, count: count as number };
+}
+
+/** A copy of the older layout (one record), or null when the record is not one. */
+export function readWhole(stored: unknown): KeptCopy | null {
+  if (typeof stored !== 'object' || stored === null) return null;
+  const { entries, updatedAt, reconciledAt } = stored as Partial<KeptCopy>;
+  if (!Array.isArray(entries) || typeof updatedAt !== 'number' || typeof reconciledAt !== 'number') return null;
+  return { entries, updatedAt, reconciledAt };
+}
+
+/** The whole copy from its two records, or null when they do not make one (a rest missing or of another size). */
+export function joinCopy(head: unknown, rest: unknown): KeptCopy | null {
+  const kept = readHead(head);
+  if (kept === null) return null;
+  const { updatedAt, reconciledAt } = kept;
+  if (headIsWhole(kept)) return { entries: kept.entries, updatedAt, reconciledAt };
+  const older = (rest as Partial<StoredRest> | null | undefined)?.entries;
+  if (!Array.isArray(older) || kept.entries.length + older.length !== kept.count) return null;
+  return { entries: [...kept.entries, ...older], updatedAt, reconciledAt };
+}
