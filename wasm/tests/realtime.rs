@@ -32,22 +32,10 @@ async fn a_rest_insert_reaches_a_postgres_changes_listener_once() {
     let client = anon_client();
     let changes = call_recorder();
     let name = unique("logbook");
-    let channel = client
-        .channel(&name, JsValue::UNDEFINED)
-        .unwrap()
-        .on(
-            "postgres_changes".into(),
-            changes_filter(),
-            callback(&changes),
-        )
-        .unwrap();
+    let channel = on_inserts(client.channel(&name, JsValue::UNDEFINED).unwrap(), &changes);
     subscribed(&channel).await;
     // Without a session the join carries the key, as supabase-js sends it.
-    let topic = format!("realtime:{name}");
-    let joins: Vec<JsValue> = array(call(&sockets, "frames", &["phx_join".into()]))
-        .into_iter()
-        .filter(|join| get(join, "2").as_string() == Some(topic.clone()))
-        .collect();
+    let joins = joins_of(&sockets, &name);
     assert_eq!(
         get(&joins[0], "4.access_token").as_string().as_deref(),
         Some(emulator().anon_key)
@@ -162,15 +150,12 @@ async fn broadcasts_go_between_two_clients_with_self_and_ack() {
 async fn a_channel_rejoins_after_the_emulator_drops_the_socket() {
     let client = anon_client();
     let changes = call_recorder();
-    let channel = client
-        .channel(&unique("reconnect"), JsValue::UNDEFINED)
-        .unwrap()
-        .on(
-            "postgres_changes".into(),
-            changes_filter(),
-            callback(&changes),
-        )
-        .unwrap();
+    let channel = on_inserts(
+        client
+            .channel(&unique("reconnect"), JsValue::UNDEFINED)
+            .unwrap(),
+        &changes,
+    );
     let status = subscribed(&channel).await;
     assert!(drop_sockets().await >= 1.0);
     // CHANNEL_ERROR when the socket goes, SUBSCRIBED again after the 1 s reconnect.

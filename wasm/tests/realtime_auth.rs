@@ -38,21 +38,12 @@ async fn the_token_is_sent_on_join_and_again_after_a_refresh() {
     let first_token = string(&signed_up, "data.session.access_token");
 
     let name = unique("signed-in");
-    let channel = client
-        .channel(&name, JsValue::UNDEFINED)
-        .unwrap()
-        .on(
-            "postgres_changes".into(),
-            changes_filter(),
-            callback(&call_recorder()),
-        )
-        .unwrap();
+    let channel = on_inserts(
+        client.channel(&name, JsValue::UNDEFINED).unwrap(),
+        &call_recorder(),
+    );
     subscribed(&channel).await;
-    let topic = format!("realtime:{name}");
-    let joins: Vec<JsValue> = array(call(&sockets, "frames", &["phx_join".into()]))
-        .into_iter()
-        .filter(|join| get(join, "2").as_string() == Some(topic.clone()))
-        .collect();
+    let joins = joins_of(&sockets, &name);
     assert_eq!(string(&joins[0], "4.access_token"), first_token);
 
     // A token minted in the same second as the first would be the same token.

@@ -60,23 +60,11 @@ async fn a_channel_joins_with_the_key_hears_an_insert_once_and_is_gone_after_rem
     let client = realtime_client();
     let changes = call_recorder();
     let name = unique("live-page");
-    let channel = client
-        .channel(&name, JsValue::UNDEFINED)
-        .unwrap()
-        .on(
-            "postgres_changes".into(),
-            changes_filter(),
-            callback(&changes),
-        )
-        .unwrap();
+    let channel = on_inserts(client.channel(&name, JsValue::UNDEFINED).unwrap(), &changes);
     assert_eq!(client.get_channels().len(), 1);
     subscribed(&channel).await;
     // Nobody signs in through this client: the join carries the key.
-    let topic = format!("realtime:{name}");
-    let joins: Vec<JsValue> = array(call(&sockets, "frames", &["phx_join".into()]))
-        .into_iter()
-        .filter(|join| get(join, "2").as_string() == Some(topic.clone()))
-        .collect();
+    let joins = joins_of(&sockets, &name);
     assert_eq!(joins.len(), 1);
     assert_eq!(
         get(&joins[0], "4.access_token").as_string().as_deref(),

@@ -148,10 +148,30 @@ pub async fn settled(promise: Promise) -> String {
         .expect("a string outcome")
 }
 
-pub fn changes_filter() -> JsValue {
+fn changes_filter() -> JsValue {
     object(&[
         ("event", "INSERT".into()),
         ("schema", "public".into()),
         ("table", "geocache_logs".into()),
     ])
+}
+
+/// `channel` listening for the logbook's INSERTs, each payload recorded by `recorder`.
+pub fn on_inserts(channel: RealtimeChannel, recorder: &JsValue) -> RealtimeChannel {
+    channel
+        .on(
+            "postgres_changes".into(),
+            changes_filter(),
+            callback(recorder),
+        )
+        .expect("a postgres_changes listener is accepted")
+}
+
+/// The `phx_join` frames the recorded sockets sent for the channel `name`, in order.
+pub fn joins_of(sockets: &JsValue, name: &str) -> Vec<JsValue> {
+    let topic = format!("realtime:{name}");
+    array(call(sockets, "frames", &["phx_join".into()]))
+        .into_iter()
+        .filter(|join| get(join, "2").as_string().as_deref() == Some(topic.as_str()))
+        .collect()
 }
