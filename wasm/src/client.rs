@@ -22,6 +22,7 @@ use crate::options::Options;
 use crate::realtime::Realtime;
 use crate::sign_options::sign_key;
 use crate::timer::sleep;
+use crate::token_source::TokenSource;
 use crate::transport::Transport;
 
 /// Creates a client for a Supabase project (or the local emulator).
@@ -58,14 +59,19 @@ pub fn create_client(
         auth.initialize();
         auth
     };
+    #[cfg(feature = "auth")]
+    let token = crate::token_source::session_of(&auth);
+    #[cfg(not(feature = "auth"))]
+    let token = crate::token_source::no_session();
     #[cfg(all(feature = "realtime", feature = "auth"))]
-    let realtime = Realtime::following(&config, &auth);
+    let realtime = Realtime::following(&config, &auth, Rc::clone(&token));
     #[cfg(all(feature = "realtime", not(feature = "auth")))]
     let realtime = Realtime::with_key(&config);
     Ok(Client {
         state: Rc::new(ClientState {
             config,
             transport,
+            token,
             #[cfg(feature = "auth")]
             auth,
             #[cfg(feature = "realtime")]
@@ -151,6 +157,8 @@ pub struct Client {
 struct ClientState {
     config: ClientConfig,
     transport: Transport,
+    /// The bearer of every call: REST, storage, functions and realtime ask the same source.
+    token: TokenSource,
     #[cfg(feature = "auth")]
     auth: Rc<AuthClient>,
     #[cfg(feature = "realtime")]
@@ -160,15 +168,8 @@ struct ClientState {
 impl ClientState {
     /// The signed-in user's access token (supabase-js's `_getAccessToken`), `None` while nobody
     /// is signed in; core then sends the key as the bearer.
-    #[cfg(feature = "auth")]
     async fn session_token(&self) -> Option<String> {
-        self.auth.access_token().await
-    }
-
-    /// Without the auth client nobody is ever signed in.
-    #[cfg(not(feature = "auth"))]
-    async fn session_token(&self) -> Option<String> {
-        None
+        (self.token)().await
     }
 
     /// Core's signing flow ([`Signing`]): the insert with its key, resent with the same key
@@ -281,14 +282,7 @@ impl Client {
     #[cfg(feature = "storage")]
     #[wasm_bindgen(getter)]
     pub fn storage(&self) -> crate::storage::StorageClient {
-        let state = Rc::clone(&self.state);
-        crate::storage::StorageClient::new(
-            self.state.config.clone(),
-            Rc::new(move || {
-                let state = Rc::clone(&state);
-                Box::pin(async move { state.session_token().await })
-            }),
-        )
+        crate::storage::StorageClient::new(self.state.config.clone(), Rc::clone(&self.state.token))
     }
 
     /// The Edge Functions client (`client.functions.invoke`), sharing this client's key and
@@ -296,11 +290,7 @@ impl Client {
     #[cfg(feature = "functions")]
     #[wasm_bindgen(getter)]
     pub fn functions(&self) -> crate::functions::Functions {
-        crate::functions::Functions::new(
-            self.state.config.clone(),
-            #[cfg(feature = "auth")]
-            Rc::clone(&self.state.auth),
-        )
+        crate::functions::Functions::new(self.state.config.clone(), Rc::clone(&self.state.token))
     }
 
     /// Removes the auth client's visibility listener and refresh timers and forgets its

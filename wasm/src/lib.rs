@@ -48,6 +48,7 @@ mod sign_options;
 #[cfg(feature = "storage")]
 pub mod storage;
 pub mod timer;
+mod token_source;
 #[cfg(feature = "rest")]
 pub mod transport;
 mod typescript;

@@ -9,51 +9,30 @@ mod error;
 mod options;
 mod result;
 
-#[cfg(feature = "auth")]
-use std::rc::Rc;
-
 use geocache_core::functions::invoke::invoke_request;
 use js_sys::{Function, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-#[cfg(feature = "auth")]
-use crate::auth::AuthClient;
 use crate::error::ClientError;
 use crate::timer::Timeout;
+use crate::token_source::TokenSource;
 use geocache_core::functions::{FunctionsFailure, InvokeArgumentError};
 use geocache_core::ClientConfig;
 use web_sys::{AbortController, AbortSignal};
 
 /// The Edge Functions client of one `Client` (supabase-js's `supabase.functions`): the client's
-/// configuration, and its auth client for the session's token.
+/// configuration, and where the session's token comes from.
 #[wasm_bindgen]
 pub struct Functions {
     config: ClientConfig,
-    #[cfg(feature = "auth")]
-    auth: Rc<AuthClient>,
+    token: TokenSource,
 }
 
 impl Functions {
-    pub fn new(config: ClientConfig, #[cfg(feature = "auth")] auth: Rc<AuthClient>) -> Self {
-        Functions {
-            config,
-            #[cfg(feature = "auth")]
-            auth,
-        }
-    }
-
-    /// The signed-in user's access token, `None` while nobody is signed in.
-    #[cfg(feature = "auth")]
-    async fn session_token(&self) -> Option<String> {
-        self.auth.access_token().await
-    }
-
-    /// Without the auth client nobody is ever signed in.
-    #[cfg(not(feature = "auth"))]
-    async fn session_token(&self) -> Option<String> {
-        None
+    pub fn new(config: ClientConfig, token: TokenSource) -> Self {
+        Functions { config, token }
     }
 }
 
@@ -87,7 +66,7 @@ impl Functions {
             reason: "expected a string".to_owned(),
         })?;
         let options = options::read(&options)?;
-        let session_token = self.session_token().await;
+        let session_token = (self.token)().await;
         let request = invoke_request(&self.config, session_token.as_deref(), &name, &options.core)
             .map_err(|error| ClientError::Argument {
                 name: match error {

@@ -11,8 +11,8 @@ use wasm_bindgen_futures::spawn_local;
 
 use super::options::listener;
 use super::state::RealtimeState;
-use super::token::TokenSource;
 use crate::error::ClientError;
+use crate::token_source::TokenSource;
 
 #[wasm_bindgen]
 pub struct RealtimeChannel {
@@ -103,7 +103,7 @@ impl RealtimeChannel {
         self.client.set_status_callback(self.id, callback);
         let (client, tokens, id) = (Rc::clone(&self.client), self.tokens.clone(), self.id);
         spawn_local(async move {
-            let token = tokens.current().await;
+            let token = tokens().await;
             client.end_subscribing(id);
             let subscribed = client.run(|machine, now| {
                 let mut actions = machine.set_access_token(token);

@@ -6,9 +6,10 @@
 mod alarm;
 mod channel;
 mod options;
+#[cfg(feature = "auth")]
+mod session_follower;
 mod socket;
 mod state;
-mod token;
 
 use std::rc::Rc;
 
@@ -16,9 +17,9 @@ use geocache_core::ClientConfig;
 use js_sys::{Array, Promise};
 use wasm_bindgen::JsValue;
 
+use crate::token_source::{no_session, TokenSource};
 pub use channel::RealtimeChannel;
 pub use state::RealtimeState;
-use token::TokenSource;
 
 use crate::error::ClientError;
 
@@ -28,7 +29,7 @@ pub struct Realtime {
     client: Rc<RealtimeState>,
     tokens: TokenSource,
     #[cfg(feature = "auth")]
-    _follower: Option<token::SessionFollower>,
+    _follower: Option<session_follower::SessionFollower>,
 }
 
 impl Realtime {
@@ -37,7 +38,7 @@ impl Realtime {
     pub fn with_key(config: &ClientConfig) -> Self {
         Realtime {
             client: RealtimeState::new(config),
-            tokens: TokenSource::default(),
+            tokens: no_session(),
             #[cfg(feature = "auth")]
             _follower: None,
         }
@@ -45,12 +46,16 @@ impl Realtime {
 
     /// Channels that join with `auth`'s session token and follow its changes.
     #[cfg(feature = "auth")]
-    pub fn following(config: &ClientConfig, auth: &Rc<crate::auth::AuthClient>) -> Self {
+    pub fn following(
+        config: &ClientConfig,
+        auth: &Rc<crate::auth::AuthClient>,
+        tokens: TokenSource,
+    ) -> Self {
         let client = RealtimeState::new(config);
-        let follower = token::SessionFollower::new(auth, Rc::downgrade(&client));
+        let follower = session_follower::SessionFollower::new(auth, Rc::downgrade(&client));
         Realtime {
             client,
-            tokens: TokenSource::new(Rc::clone(auth)),
+            tokens,
             _follower: Some(follower),
         }
     }

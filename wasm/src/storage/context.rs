@@ -1,10 +1,6 @@
 //! What every storage call shares: the project's configuration, the current token, and sending
 //! a core call to resolve `{ data, error }`.
 
-use std::future::Future;
-use std::pin::Pin;
-use std::rc::Rc;
-
 use geocache_core::storage::{StorageApi, StorageCall, StorageError};
 use geocache_core::ClientConfig;
 use serde_json::Value;
@@ -12,10 +8,7 @@ use wasm_bindgen::JsValue;
 
 use super::{result, send};
 use crate::error::ClientError;
-
-/// The signed-in user's access token, asked for afresh before each call (`None`: nobody is
-/// signed in, and the key is the bearer).
-pub type TokenSource = Rc<dyn Fn() -> Pin<Box<dyn Future<Output = Option<String>>>>>;
+use crate::token_source::TokenSource;
 
 /// What every storage call needs: the project's configuration and the current token.
 pub struct Context {

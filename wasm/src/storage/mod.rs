@@ -16,8 +16,8 @@ use std::rc::Rc;
 use geocache_core::ClientConfig;
 use wasm_bindgen::prelude::*;
 
+use crate::token_source::TokenSource;
 use context::Context;
-pub use context::TokenSource;
 pub use file_api::StorageFileApi;
 
 use crate::error::ClientError;

@@ -1,50 +1,20 @@
-//! The access token channels join with: the signed-in user's (auth build), else the key. The
-//! auth build also follows the session: every SIGNED_IN, TOKEN_REFRESHED or SIGNED_OUT reaches
-//! the state machine, which pushes `access_token` to joined channels when it changed.
+//! A `Client` of the auth build follows the session: every SIGNED_IN, TOKEN_REFRESHED or
+//! SIGNED_OUT reaches the state machine, which pushes `access_token` to joined channels when it
+//! changed. (Channels join with the client's token source: the session's token, else the key.)
 
-#[cfg(feature = "auth")]
-use std::rc::{Rc, Weak};
+use std::rc::Weak;
 
-#[cfg(feature = "auth")]
 use wasm_bindgen::prelude::*;
 
-#[cfg(feature = "auth")]
 use super::state::RealtimeState;
-#[cfg(feature = "auth")]
 use crate::auth::AuthClient;
-
-/// Where the current access token comes from.
-#[derive(Clone, Default)]
-pub struct TokenSource {
-    #[cfg(feature = "auth")]
-    auth: Option<Rc<AuthClient>>,
-}
-
-impl TokenSource {
-    #[cfg(feature = "auth")]
-    pub fn new(auth: Rc<AuthClient>) -> Self {
-        TokenSource { auth: Some(auth) }
-    }
-
-    /// The session's access token (refreshed first when close to expiry), `None` while
-    /// nobody is signed in.
-    pub async fn current(&self) -> Option<String> {
-        #[cfg(feature = "auth")]
-        if let Some(auth) = &self.auth {
-            return auth.access_token().await;
-        }
-        None
-    }
-}
 
 /// An `onAuthStateChange` subscriber owned by the realtime client: dropping it invalidates the
 /// JS function the auth client holds (which the auth client's own dispose forgets).
-#[cfg(feature = "auth")]
 pub struct SessionFollower {
     _callback: Closure<dyn FnMut(JsValue, JsValue)>,
 }
 
-#[cfg(feature = "auth")]
 impl SessionFollower {
     pub fn new(auth: &AuthClient, realtime: Weak<RealtimeState>) -> Self {
         let callback = Closure::<dyn FnMut(JsValue, JsValue)>::new(
