@@ -73,6 +73,10 @@ async function openLogbook(page: Page) {
   await page.goto('/');
   expect((await firstLoad).status()).toBe(200);
   await expect(logbookPage(page).heading).toBeVisible();
+  // Settled: React has taken over the served HTML (which it loads only once the read has answered) and the read is
+  // kept on the device, so the page's own markup below is the one every later step compares with.
+  await expect(logbookPage(page).submit).toBeEnabled();
+  await expect(page.getByTestId('last-updated')).toBeVisible();
 }
 
 /** Types the entry into the form and checks what the fields hold: the text, or what HTML makes of it. */
