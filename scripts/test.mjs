@@ -19,8 +19,11 @@ import { writeWebdriverConfig } from './lib/webdriver.mjs';
 const started = Date.now();
 process.chdir(repoRoot);
 process.env.PATH = pathWithCargoBin();
-process.env.CHROMIUM_PATH ||= findOnPath(CHROMIUM_NAMES) ?? '';
-process.env.CHROMEDRIVER ||= findOnPath(['chromedriver']) ?? '';
+/** The browser and driver the tests use: looked up once setup has run, since on a new machine setup installs them. */
+function findBrowser() {
+  process.env.CHROMIUM_PATH ||= findOnPath(CHROMIUM_NAMES) ?? '';
+  process.env.CHROMEDRIVER ||= findOnPath(['chromedriver']) ?? '';
+}
 process.env.CARGO_TERM_COLOR ||= 'always';
 // Each build here is compiled once per run: incremental caches would only add gigabytes to target/.
 process.env.CARGO_INCREMENTAL ||= '0';
@@ -148,7 +151,15 @@ async function postgresTests() {
 const command = (command, ...args) => () => run(command, args);
 
 const steps = [
-  { id: 'setup', title: 'Toolchain and dependencies (scripts/setup.sh)', always: true, action: command('bash', 'scripts/setup.sh') },
+  {
+    id: 'setup',
+    title: 'Toolchain and dependencies (scripts/setup.sh)',
+    always: true,
+    action: async () => {
+      await run('bash', ['scripts/setup.sh']);
+      findBrowser();
+    },
+  },
   { id: 'fmt', title: 'Rust formatting (cargo fmt --check)', action: command('cargo', 'fmt', '--all', '--check') },
   { id: 'clippy', title: 'Rust lints, host (cargo clippy -D warnings)', action: command('cargo', 'clippy', '--workspace', '--all-targets', '--', '-D', 'warnings') },
   { id: 'clippy-wasm', title: 'Rust lints, wasm32 (cargo clippy -p geocache-client)', action: clippyWasm },
