@@ -26,8 +26,36 @@ if [[ "${1:-}" == bench ]]; then
   shift
   exec "${build[@]}" --out-dir pkg-bench --features bench "$@"
 fi
+# What the three packages are built from: when none of it changed since they were built, they are left as they are,
+# so a second `npm start` takes seconds and never rewrites files a running dev server or test is reading.
+inputs_digest() {
+  {
+    find core wasm/src wasm/Cargo.toml Cargo.toml Cargo.lock scripts/build-wasm.sh scripts/lib/npm-package.mjs \
+      -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum --
+    rustc --version
+    wasm-pack --version
+    printf 'args:%s\n' "$*"
+    env | grep -E '^(RUSTFLAGS|CARGO_ENCODED_RUSTFLAGS|RUSTUP_TOOLCHAIN)=' | LC_ALL=C sort || true
+  } | sha256sum | cut -d' ' -f1
+}
+stamp_name=.geocache-inputs
+digest="$(inputs_digest "$@")"
+up_to_date=1
+for dir in wasm/pkg wasm/pkg-logbook wasm/pkg-live; do
+  [[ "$(cat "$dir/$stamp_name" 2>/dev/null)" == "$digest" ]] || up_to_date=
+done
+if [[ -n "$up_to_date" ]]; then
+  echo "wasm packages are up to date (wasm/pkg, wasm/pkg-logbook, wasm/pkg-live)"
+  exit 0
+fi
+# A build that stops half-way leaves no stamp behind, so the next one starts over.
+rm -f wasm/pkg/"$stamp_name" wasm/pkg-logbook/"$stamp_name" wasm/pkg-live/"$stamp_name"
+
 "${build[@]}" "$@"
 node scripts/lib/npm-package.mjs wasm/pkg
 "${build[@]}" --out-dir pkg-logbook --no-default-features --features rest "$@"
 # Its own out-name, so the page's two .wasm assets are told apart by name (geocache_live_bg-*.wasm).
-exec "${build[@]/geocache_client/geocache_live}" --out-dir pkg-live --no-default-features --features realtime "$@"
+"${build[@]/geocache_client/geocache_live}" --out-dir pkg-live --no-default-features --features realtime "$@"
+for dir in wasm/pkg wasm/pkg-logbook wasm/pkg-live; do
+  printf '%s\n' "$digest" >"$dir/$stamp_name"
+done

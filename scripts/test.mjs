@@ -2,7 +2,8 @@
 // @ts-check
 // `npm test`: every check the project has, in order, failing fast with a banner naming the step.
 // `node scripts/test.mjs STEP...` runs only the named steps (after setup), e.g. `node scripts/test.mjs e2e`.
-// The steps run one after another: most of them build or drive Chromium, and the machine's cores are the limit.
+// The steps run one after another: most of them build or drive Chromium, and the machine's cores are the limit. The
+// end-to-end step's two projects are the exception: their tests mostly wait, so they run side by side.
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,7 +11,7 @@ import { startEmulator } from './lib/emulator.mjs';
 import { startFunctionsBackend } from '../tests/fixtures/function-server.mjs';
 import { createScratch, findPostgres, removeScratch } from './lib/postgres.mjs';
 import { repoRoot } from './lib/repo.mjs';
-import { allPassed, run, runSteps, StepFailure } from './lib/step-runner.mjs';
+import { allPassed, run, runSideBySide, runSteps, StepFailure } from './lib/step-runner.mjs';
 import { pathWithCargoBin, WASM_TARGET, wasmToolchainEnv } from './lib/toolchain.mjs';
 import { CHROMIUM_NAMES } from './lib/chromium.mjs';
 import { findOnPath } from './lib/find-on-path.mjs';
@@ -188,7 +189,20 @@ const steps = [
   { id: 'conformance', title: 'Emulator conformance with @supabase/supabase-js (node --test)', action: command('node', '--experimental-websocket', '--test', 'tests/conformance/') },
   { id: 'postgres', title: 'Migration on PostgreSQL: roles, index, parity with the emulator (node --test)', action: postgresTests },
   { id: 'production-build', title: 'Production build: npm run build output, CSP, lazy wasm (node --test)', action: command('node', '--test', '--test-timeout=300000', 'tests/build/') },
-  { id: 'e2e', title: 'End-to-end (Playwright, Chromium; dev server and production build)', action: command('node_modules/.bin/playwright', 'test', '--config', 'tests/playwright.config.ts') },
+  // The two projects side by side: each test mostly waits (for retries, back-offs, a page server), and each project
+  // keeps its own port for the backend its production builds name, so they never share one.
+  {
+    id: 'e2e',
+    title: 'End-to-end (Playwright, Chromium; dev server and production build, side by side)',
+    action: () =>
+      runSideBySide(
+        ['production', 'dev'].map((project) => ({
+          label: `end-to-end, ${project}`,
+          command: 'node_modules/.bin/playwright',
+          args: ['test', '--config', 'tests/playwright.config.ts', '--project', project, '--output', `tests/test-results/${project}`],
+        })),
+      ),
+  },
 ];
 
 const selected = process.argv.slice(2);

@@ -39,6 +39,34 @@ export async function run(command, args, { env = {}, cwd } = {}) {
   throw new StepFailure(`${[command, ...args].join(' ')} exited with ${code ?? signal}`, exitCode);
 }
 
+/**
+ * Runs commands side by side, for suites that do not fight over ports and spend most of their time waiting: the
+ * first one's output is shown as it comes, each other's once it has exited, under a line naming it, so no two
+ * outputs interleave. Waits for all of them; rejects with the first failure (in the order given).
+ * @param {{ label: string, command: string, args: string[], env?: Record<string, string | undefined> }[]} commands
+ */
+export async function runSideBySide(commands) {
+  const outcomes = await Promise.allSettled(
+    commands.map(async ({ label, command, args, env = {} }, index) => {
+      if (index === 0) return run(command, args, { env });
+      /** @type {Buffer[]} */
+      const output = [];
+      const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: environmentWith(env) });
+      child.stdout?.on('data', (chunk) => output.push(chunk));
+      child.stderr?.on('data', (chunk) => output.push(chunk));
+      const spawnError = new Promise((resolve) => child.once('error', resolve));
+      const outcome = await Promise.race([exited(child), spawnError]);
+      process.stdout.write(`\n${colour.bold}--- ${label} (run beside the above) ---${colour.reset}\n`);
+      process.stdout.write(Buffer.concat(output));
+      if (outcome instanceof Error) throw new StepFailure(`${command}: ${outcome.message}`, 127);
+      const { code, signal } = /** @type {import('./processes.mjs').ExitStatus} */ (outcome);
+      if (code !== 0) throw new StepFailure(`${label}: ${[command, ...args].join(' ')} exited with ${code ?? signal}`, code ?? 1);
+    }),
+  );
+  const failed = outcomes.find((outcome) => outcome.status === 'rejected');
+  if (failed) throw failed.reason;
+}
+
 /** @param {number} ms */
 const seconds = (ms) => Math.floor(ms / 1000);
 
