@@ -168,6 +168,30 @@ export const STORAGE_CASES = [
     },
   },
   {
+    name: 'cacheControl is the max-age the object is served with',
+    policies: [],
+    async run({ admin, anon }) {
+      await createBucket(admin, 'teasers', { public: true });
+      const bucket = admin.storage.from('teasers');
+      // A raw body sends it as the request's Cache-Control header, a Blob as the form's cacheControl field.
+      ok(await bucket.upload('raw.txt', 'raw', { contentType: 'text/plain', cacheControl: '60' }), 'upload raw');
+      ok(await bucket.upload('form.png', new Blob(['png'], { type: 'image/png' }), { cacheControl: '60' }), 'upload blob');
+      ok(await bucket.upload('default.txt', 'default', { contentType: 'text/plain' }), 'upload without cacheControl');
+      ok(await bucket.upload('replaced.txt', 'one', { contentType: 'text/plain' }), 'upload to replace');
+      ok(await bucket.update('replaced.txt', new Blob(['two'], { type: 'text/plain' }), { cacheControl: '120' }), 'update');
+      for (const [path, expected] of [
+        ['raw.txt', 'max-age=60'],
+        ['form.png', 'max-age=60'],
+        ['default.txt', 'max-age=3600'],
+        ['replaced.txt', 'max-age=120'],
+      ]) {
+        const response = await fetch(anon.storage.from('teasers').getPublicUrl(path).data.publicUrl);
+        await response.arrayBuffer();
+        equal([response.status, response.headers.get('cache-control')], [200, expected], `${path} cache-control`);
+      }
+    },
+  },
+  {
     name: 'a signed URL serves its object until it expires',
     policies: [],
     async run({ admin, anon, sleep }) {

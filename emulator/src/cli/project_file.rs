@@ -187,7 +187,9 @@ impl ProjectFile {
 
     /// Parses the file's text; values the emulator cannot serve are refused here, naming the key.
     pub fn parse(text: &str) -> Result<ProjectFile, String> {
-        let file: ProjectFile = toml::from_str(text).map_err(|error| error.to_string())?;
+        let file: ProjectFile = toml::from_str(text).map_err(|error| {
+            misplaced_function_server(text).unwrap_or_else(|| error.to_string())
+        })?;
         if file.api.max_rows.is_some_and(|rows| rows < 1) {
             return Err("[api] max_rows must be at least 1".to_owned());
         }
@@ -203,6 +205,21 @@ impl ProjectFile {
         }
         Ok(file)
     }
+}
+
+/// The emulator's `[functions] url` written in `config.toml`, where TOML's own error ("invalid
+/// type: string, expected struct FunctionSection") would not say where it belongs: the CLI reads
+/// only `[functions.<name>]` sections there and refuses anything else.
+fn misplaced_function_server(text: &str) -> Option<String> {
+    let table: toml::Table = toml::from_str(text).ok()?;
+    let url = table.get("functions")?.as_table()?.get("url")?;
+    (!url.is_table()).then(|| {
+        format!(
+            "[functions] url belongs under [functions] in {EMULATOR_FILE_NAME} beside this file: \
+             here [functions] holds only [functions.<name>] sections, and the Supabase CLI \
+             refuses any other key"
+        )
+    })
 }
 
 #[cfg(test)]
@@ -285,6 +302,32 @@ mod tests {
             ProjectFile::parse_function_server("[functions]\nurl = \"https://x\"\n").unwrap_err();
         assert!(bad.contains("[functions] url"), "{bad}");
         assert!(ProjectFile::parse_function_server("[functions]\nport = 1\n").is_err());
+    }
+
+    #[test]
+    fn a_function_server_in_the_clis_file_is_sent_to_the_emulator_file() {
+        let directory = tempfile::tempdir().unwrap();
+        let config = directory.path().join("config.toml");
+        for text in [
+            "[functions]\nurl = \"http://127.0.0.1:8000\"\n",
+            "functions.url = \"http://127.0.0.1:8000\"\n[functions.echo]\nverify_jwt = false\n",
+        ] {
+            std::fs::write(&config, text).unwrap();
+            let error = ProjectFile::load(&config).unwrap_err();
+            assert_eq!(error.path, config);
+            assert!(
+                error
+                    .problem
+                    .starts_with("[functions] url belongs under [functions] in emulator.toml"),
+                "{error}"
+            );
+        }
+        // A function named `url` is a function like any other.
+        let named = ProjectFile::parse("[functions.url]\nverify_jwt = false\n").unwrap();
+        assert_eq!(named.functions["url"].verify_jwt, Some(false));
+        // Other mistakes under [functions] keep TOML's own words.
+        let other = ProjectFile::parse("[functions]\nport = 1\n").unwrap_err();
+        assert!(!other.contains("emulator.toml"), "{other}");
     }
 
     #[test]

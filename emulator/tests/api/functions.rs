@@ -8,6 +8,7 @@ use axum::http::{Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::any;
 use axum::Router;
+use geocache_emulator::clock::ManualClock;
 use geocache_emulator::functions::settings::{FunctionServer, FunctionSettings, FunctionsSettings};
 use http_body_util::BodyExt;
 use serde_json::{json, Value};
@@ -193,7 +194,20 @@ async fn an_unreachable_or_unset_function_server_is_a_relay_error() {
 
 #[tokio::test]
 async fn verify_jwt_needs_a_project_jwt_as_bearer() {
-    let app = app(Some(start_function_server().await));
+    let clock = ManualClock::starting_now();
+    let app = TestApp::with_state(
+        app(Some(start_function_server().await))
+            .state
+            .with_clock(clock.clock()),
+    );
+    let now = clock.clock().now_seconds();
+    let user = app.state.keys.sign(&json!({
+        "sub": "u1",
+        "role": "authenticated",
+        "aud": "authenticated",
+        "iat": now,
+        "exp": now + 3600,
+    }));
     let call = |authorization: Option<String>| {
         let mut spec = app.bare(Method::POST, "/functions/v1/guarded/x");
         if let Some(value) = authorization {
@@ -214,11 +228,25 @@ async fn verify_jwt_needs_a_project_jwt_as_bearer() {
         assert_eq!(refused.status, StatusCode::UNAUTHORIZED, "{bad}");
         assert_eq!(refused.json()["message"], "Invalid JWT", "{bad}");
     }
-    for good in [&app.anon, &app.service] {
+    for good in [&app.anon, &app.service, &user] {
         let passed = call(Some(format!("Bearer {good}"))).await;
         assert_eq!(passed.status, StatusCode::CREATED, "{}", passed.body);
         assert_eq!(passed.json()["path"], "/guarded/x");
     }
+    // A user's token past its expiry (and the clock skew JWTs are allowed) is refused as a bad
+    // one is, before the function runs.
+    clock.advance_seconds(3600 + 60);
+    let expired = call(Some(format!("Bearer {user}"))).await;
+    assert_eq!(expired.status, StatusCode::UNAUTHORIZED, "{}", expired.body);
+    assert_eq!(
+        expired.json(),
+        json!({"code": "UNAUTHORIZED_INVALID_JWT_FORMAT", "message": "Invalid JWT"})
+    );
+    assert_eq!(
+        expired.header("sb-error-code"),
+        Some("UNAUTHORIZED_INVALID_JWT_FORMAT")
+    );
+    assert_eq!(expired.header("x-relay-error"), None);
     // With verify_jwt off no credentials are needed at all.
     let open = app.bare(Method::GET, "/functions/v1/echo").send().await;
     assert_eq!(open.status, StatusCode::CREATED);

@@ -194,3 +194,29 @@ async fn an_expired_session_is_refused_with_the_jwt_librarys_reason() {
             "\"exp\" claim timestamp check failed",
         );
 }
+
+/// What `npm start` runs with (`--config supabase/config.toml`, which brings in `emulator.toml`
+/// beside it): no policy, as the README promises and a new hosted project has.
+#[test]
+fn the_shipped_config_sets_no_policies() {
+    use clap::Parser;
+    use geocache_emulator::cli::config::Config;
+    use geocache_emulator::storage::policy::Policies;
+    let supabase = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../supabase");
+    // Both files are read: a policy in either would show below.
+    assert!(supabase.join("emulator.toml").is_file());
+    let config = Config::try_parse_from([
+        "geocache-emulator",
+        "--db",
+        ":memory:",
+        "--config",
+        supabase.join("config.toml").to_str().unwrap(),
+    ])
+    .unwrap();
+    let file = config.project_file().unwrap();
+    assert_eq!(file.storage.policies, []);
+    assert_eq!(
+        config.storage_settings(&file).unwrap().policies,
+        Policies::default()
+    );
+}

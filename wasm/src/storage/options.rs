@@ -249,3 +249,200 @@ pub fn file_kind(file: &JsValue) -> Result<FileKind, ClientError> {
         ))
     }
 }
+
+// JS values need a JS engine: these run in Chromium with the wasm-bindgen tests.
+#[cfg(all(test, target_arch = "wasm32"))]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+    use wasm_bindgen_test::*;
+
+    wasm_bindgen_test_configure!(run_in_browser);
+
+    fn object(entries: &[(&str, JsValue)]) -> JsValue {
+        let object = Object::new();
+        for (key, value) in entries {
+            Reflect::set(&object, &(*key).into(), value).unwrap();
+        }
+        object.into()
+    }
+
+    fn reason(error: ClientError) -> String {
+        match error {
+            ClientError::Argument { reason, .. } => reason,
+            other => panic!("expected an argument error, got {other}"),
+        }
+    }
+
+    #[wasm_bindgen_test]
+    fn file_options_default_as_storage_js_does() {
+        for absent in [JsValue::UNDEFINED, JsValue::NULL, object(&[])] {
+            assert_eq!(file_options(&absent).unwrap(), FileOptions::default());
+        }
+        assert_eq!(FileOptions::default().cache_control, "3600");
+    }
+
+    #[wasm_bindgen_test]
+    fn cache_control_is_a_string_or_a_number_written_as_js_writes_it() {
+        let read = |value: JsValue| file_options(&object(&[("cacheControl", value)]));
+        assert_eq!(read("60".into()).unwrap().cache_control, "60");
+        assert_eq!(read(60.into()).unwrap().cache_control, "60");
+        assert_eq!(read(1.5.into()).unwrap().cache_control, "1.5");
+        let wrong = reason(read(true.into()).unwrap_err());
+        assert_eq!(wrong, "cacheControl is not a string or a number");
+    }
+
+    #[wasm_bindgen_test]
+    fn file_options_read_every_field() {
+        let headers = object(&[("x-one", "1".into())]);
+        let metadata = object(&[("owner", "ada".into())]);
+        let options = object(&[
+            ("cacheControl", "120".into()),
+            ("contentType", "image/png".into()),
+            ("upsert", true.into()),
+            ("metadata", metadata),
+            ("headers", headers),
+        ]);
+        assert_eq!(
+            file_options(&options).unwrap(),
+            FileOptions {
+                cache_control: "120".into(),
+                content_type: "image/png".into(),
+                upsert: true,
+                metadata: Some(r#"{"owner":"ada"}"#.into()),
+                headers: vec![("x-one".into(), "1".into())],
+            }
+        );
+        for (key, value, expected) in [
+            ("upsert", JsValue::from("yes"), "upsert is not a boolean"),
+            ("contentType", 1.into(), "contentType is not a string"),
+            (
+                "headers",
+                object(&[("x-one", 1.into())]),
+                "headers is not an object of strings",
+            ),
+            ("headers", "x".into(), "headers is not an object"),
+        ] {
+            let error = file_options(&object(&[(key, value)])).unwrap_err();
+            assert_eq!(reason(error), expected);
+        }
+        assert_eq!(
+            reason(file_options(&5.into()).unwrap_err()),
+            "expected an object"
+        );
+    }
+
+    #[wasm_bindgen_test]
+    fn whole_numbers_are_those_a_js_number_holds_exactly() {
+        assert_eq!(whole(&0.into()), Some(0));
+        assert_eq!(
+            whole(&9_007_199_254_740_991.0.into()),
+            Some(9_007_199_254_740_991)
+        );
+        for not_whole in [
+            JsValue::from(-1),
+            1.5.into(),
+            9_007_199_254_740_992.0.into(),
+            f64::NAN.into(),
+            "1".into(),
+        ] {
+            assert_eq!(whole(&not_whole), None, "{not_whole:?}");
+        }
+        assert_eq!(expires_in(&60.into()).unwrap(), 60);
+        assert!(expires_in(&1.5.into()).is_err());
+    }
+
+    #[wasm_bindgen_test]
+    fn download_is_true_a_file_name_or_nothing() {
+        let read =
+            |value: JsValue| Options::read("options", &object(&[("download", value)]))?.download();
+        assert_eq!(read(true.into()).unwrap(), Some(String::new()));
+        assert_eq!(read("log.txt".into()).unwrap(), Some("log.txt".into()));
+        assert_eq!(read(false.into()).unwrap(), None);
+        assert_eq!(read("".into()).unwrap(), None);
+        assert!(read(1.into()).is_err());
+    }
+
+    #[wasm_bindgen_test]
+    fn bucket_limits_are_bytes_text_or_null() {
+        let read = |entries: &[(&str, JsValue)]| bucket(&object(entries));
+        assert_eq!(read(&[]).unwrap(), BucketOptions::default());
+        let options = read(&[
+            ("public", true.into()),
+            ("fileSizeLimit", 1024.into()),
+            ("allowedMimeTypes", Array::of1(&"image/*".into()).into()),
+            ("type", "STANDARD".into()),
+        ])
+        .unwrap();
+        assert_eq!(
+            options,
+            BucketOptions {
+                public: Some(true),
+                file_size_limit: Some(Some(FileSizeLimit::Bytes(1024))),
+                allowed_mime_types: Some(Some(vec!["image/*".into()])),
+                bucket_type: Some("STANDARD".into()),
+            }
+        );
+        let text = read(&[("fileSizeLimit", "1mb".into())]).unwrap();
+        assert_eq!(
+            text.file_size_limit,
+            Some(Some(FileSizeLimit::Text("1mb".into())))
+        );
+        let cleared = read(&[
+            ("fileSizeLimit", JsValue::NULL),
+            ("allowedMimeTypes", JsValue::NULL),
+        ])
+        .unwrap();
+        assert_eq!(
+            (cleared.file_size_limit, cleared.allowed_mime_types),
+            (Some(None), Some(None))
+        );
+        assert!(read(&[("fileSizeLimit", true.into())]).is_err());
+        let mixed = Array::of2(&"image/*".into(), &1.into());
+        assert!(read(&[("allowedMimeTypes", mixed.into())]).is_err());
+    }
+
+    #[wasm_bindgen_test]
+    fn list_options_read_the_sort_from_sort_by() {
+        let sort_by = object(&[("column", "name".into()), ("order", "desc".into())]);
+        let options = object(&[
+            ("limit", 10.into()),
+            ("offset", 20.into()),
+            ("search", "fir".into()),
+            ("sortBy", sort_by),
+        ]);
+        assert_eq!(
+            search(&options).unwrap(),
+            SearchOptions {
+                limit: Some(10),
+                offset: Some(20),
+                search: Some("fir".into()),
+                sort_column: Some("name".into()),
+                sort_order: Some("desc".into()),
+            }
+        );
+        assert_eq!(
+            search(&JsValue::UNDEFINED).unwrap(),
+            SearchOptions::default()
+        );
+        assert!(search(&object(&[("limit", (-1).into())])).is_err());
+        let buckets = list_buckets(&object(&[("sortOrder", "asc".into())])).unwrap();
+        assert_eq!(buckets.sort_order.as_deref(), Some("asc"));
+    }
+
+    #[wasm_bindgen_test]
+    fn a_file_is_a_blob_a_form_or_sent_as_it_is() {
+        let blob = Blob::new().unwrap();
+        assert_eq!(file_kind(&blob.into()).unwrap(), FileKind::Blob);
+        let form = FormData::new().unwrap();
+        assert_eq!(file_kind(&form.into()).unwrap(), FileKind::FormData);
+        let bytes = js_sys::Uint8Array::new_with_length(3);
+        for other in [JsValue::from("text"), bytes.into()] {
+            assert_eq!(file_kind(&other).unwrap(), FileKind::Other);
+        }
+        for bad in [JsValue::from(5), JsValue::UNDEFINED, JsValue::NULL] {
+            assert!(file_kind(&bad).is_err(), "{bad:?}");
+        }
+    }
+}
