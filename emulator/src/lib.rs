@@ -36,6 +36,7 @@ pub mod internal_cause;
 pub mod keys;
 mod linger;
 pub mod private_file;
+pub mod read_access;
 pub mod realtime;
 pub mod rest;
 pub mod server;

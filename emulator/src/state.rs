@@ -8,6 +8,7 @@ use crate::db::{Database, DbLocation, OpenError};
 use crate::faults::injector::FaultInjector;
 use crate::functions::settings::FunctionsSettings;
 use crate::keys::Keys;
+use crate::read_access::ReadAccess;
 use crate::realtime::hub::{Hub, RealtimeLimits};
 use crate::rest::sign_limit::{SignLimiter, SignLimits};
 use crate::storage::settings::StorageSettings;
@@ -33,6 +34,8 @@ pub struct AppState {
     pub max_body_bytes: usize,
     /// A read returns at most this many rows (PostgREST's `db-max-rows`).
     pub max_rows: i64,
+    /// Who may read the table: REST reads and Realtime's changes both follow it.
+    pub read_access: ReadAccess,
     /// The fault plan for tests; empty unless installed.
     pub faults: Arc<FaultInjector>,
     /// Peers whose `cf-connecting-ip` header names the client (`--trusted-proxy`).
@@ -58,6 +61,7 @@ impl AppState {
             limiter: Arc::new(RateLimiter::default()),
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             max_rows: DEFAULT_MAX_ROWS,
+            read_access: ReadAccess::default(),
             faults: Arc::new(FaultInjector::default()),
             trusted_proxies: Arc::default(),
             sign_limit: Arc::new(SignLimiter::new(SignLimits::default())),
@@ -111,6 +115,14 @@ impl AppState {
 
     pub fn with_max_rows(self, max_rows: i64) -> AppState {
         AppState { max_rows, ..self }
+    }
+
+    /// A table whose SELECT grant or policy differs from the migration's (tests take one away).
+    pub fn with_read_access(self, read_access: ReadAccess) -> AppState {
+        AppState {
+            read_access,
+            ..self
+        }
     }
 
     pub fn with_clock(self, clock: Clock) -> AppState {

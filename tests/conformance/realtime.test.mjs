@@ -265,6 +265,49 @@ test('httpSend reaches a subscribed client through the HTTP endpoint', async (t)
   assert.deepEqual(message, { type: 'broadcast', event: 'ping', payload: { n: 1 } });
 });
 
+test('send on a channel that is not joined falls back to POST /realtime/v1/api/broadcast and reaches a subscribed client', async (t) => {
+  const backend = await startBackend(t);
+  /** @type {{ url: string, headers: Headers, body: unknown }[]} */
+  const posts = [];
+  /** @type {typeof fetch} */
+  const recordingFetch = async (input, init) => {
+    const url = input instanceof Request ? input.url : String(input);
+    if (new URL(url).pathname === '/realtime/v1/api/broadcast') {
+      posts.push({ url, headers: new Headers(init?.headers), body: JSON.parse(String(init?.body)) });
+    }
+    return fetch(input, init);
+  };
+  const sender = createClient(backend.emulator.url, backend.emulator.publishableKey, {
+    ...SERVER_SIDE,
+    global: { fetch: recordingFetch },
+  });
+  const listener = ownClient(backend);
+  t.after(() => Promise.all([sender.removeAllChannels(), listener.removeAllChannels()]));
+  /** @type {any[]} */
+  const heard = [];
+  await subscribed(listener.channel('fallback').on('broadcast', { event: 'wave' }, (message) => heard.push(message)));
+  // realtime-js warns that this fallback will be deprecated; the warning is not what is tested.
+  t.mock.method(console, 'warn', () => {});
+  // Never subscribed, so the channel cannot push: supabase-js sends it over HTTP.
+  const result = await sender.channel('fallback').send({ type: 'broadcast', event: 'wave', payload: { n: 1 } });
+  assert.equal(result, 'ok');
+  const message = await eventually(() => heard[0], 'the broadcast');
+  assert.deepEqual(message, { type: 'broadcast', event: 'wave', payload: { n: 1 } });
+  assert.equal(posts.length, 1);
+  const [post] = posts;
+  const key = backend.emulator.publishableKey;
+  assert.equal(post?.url, `${backend.emulator.url}/realtime/v1/api/broadcast?apikey=${key}&vsn=2.0.0`);
+  assert.equal(post?.headers.get('apikey'), key);
+  assert.equal(post?.headers.get('authorization'), `Bearer ${key}`);
+  assert.deepEqual(post?.body, { messages: [{ topic: 'fallback', event: 'wave', payload: { n: 1 }, private: false }] });
+  // The emulator refuses an unknown key before the message goes anywhere: 'error'.
+  const refused = createClient(backend.emulator.url, 'sb_publishable_unknown', SERVER_SIDE);
+  t.after(() => refused.removeAllChannels());
+  assert.equal(await refused.channel('fallback').send({ type: 'broadcast', event: 'wave', payload: { n: 2 } }), 'error');
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  assert.equal(heard.length, 1);
+});
+
 test('presence: a tracked state reaches another client, and leaves when its socket goes', async (t) => {
   const backend = await startBackend(t);
   const ann = ownClient(backend);

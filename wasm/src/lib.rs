@@ -3,8 +3,8 @@
 //! A thin layer over `geocache-core`: [`client`] exports `createClient` and the `Client` class,
 //! [`entry_list`] the `EntryList` its `listEntries` resolves to (the entries stay in wasm memory
 //! and are read by index), [`auth`] its `client.auth` (sessions, auto-refresh, MFA), [`transport`]
-//! sends the core's plain requests with gloo-net under the client's deadline and retries reads
-//! (`timer` holds the two timers that takes), [`error`] turns every core error into a real JS
+//! sends the core's plain requests (realtime's broadcasts over HTTP too) with gloo-net under the
+//! client's deadline and retries reads (`timer` holds the two timers that takes), [`error`] turns every core error into a real JS
 //! `Error`, `config` and `options` read `createClient`'s arguments, [`js`] moves plain data
 //! across the boundary, and [`realtime`] is `client.channel(...)`: Supabase Realtime over a
 //! WebSocket. [`realtime_client`] exports the same channels without the logbook client:
@@ -49,7 +49,7 @@ mod sign_options;
 pub mod storage;
 pub mod timer;
 mod token_source;
-#[cfg(feature = "rest")]
+#[cfg(any(feature = "rest", feature = "realtime"))]
 pub mod transport;
 mod typescript;
 

@@ -1,7 +1,10 @@
-//! Realtime against the emulator in headless Chromium, in both builds (the page's has no auth):
-//! a REST insert reaches a postgres_changes listener once, broadcasts go between two clients
-//! (with `self` and `ack`), the channel rejoins after the emulator drops its socket, and
-//! `dispose()` closes the socket and clears the timer.
+//! Realtime through `createClient`'s `client.channel` against the emulator in headless Chromium
+//! (the npm build: the page's logbook build has no realtime, and its live build no `createClient`,
+//! so neither compiles these): a REST insert reaches a postgres_changes listener once, and ten
+//! signed one after another arrive once each in id order (with a publishable key); broadcasts go
+//! between two clients (with `self` and `ack`), and over HTTP from a channel that is not joined;
+//! the channel rejoins after the emulator drops its socket; and `dispose()` closes the socket and
+//! clears the timer.
 #![cfg(all(target_arch = "wasm32", feature = "rest", feature = "realtime"))]
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
@@ -147,6 +150,124 @@ async fn broadcasts_go_between_two_clients_with_self_and_ack() {
 }
 
 #[wasm_bindgen_test]
+async fn inserts_signed_one_after_another_arrive_once_each_in_id_order() {
+    let sockets = record_sockets();
+    // Today's key format, as a hosted project hands it out.
+    let client = client_with_key(publishable_key());
+    let changes = call_recorder();
+    let channel_name = unique("in-order");
+    let channel = on_inserts(
+        client.channel(&channel_name, JsValue::UNDEFINED).unwrap(),
+        &changes,
+    );
+    subscribed(&channel).await;
+    // Without a session the join carries the key itself, as supabase-js sends it.
+    let joins = joins_of(&sockets, &channel_name);
+    assert_eq!(
+        get(&joins[0], "4.access_token").as_string().as_deref(),
+        Some(publishable_key())
+    );
+
+    let batch = unique("batch");
+    let names: Vec<String> = (1..=10).map(|n| format!("{batch}-{n}")).collect();
+    for name in &names {
+        client
+            .sign_logbook(entry(name), JsValue::UNDEFINED)
+            .await
+            .unwrap();
+    }
+    let ours = || -> Vec<JsValue> {
+        calls(&changes)
+            .into_iter()
+            .map(|args| args[0].clone())
+            .filter(|payload| {
+                get(payload, "new.name")
+                    .as_string()
+                    .is_some_and(|name| name.starts_with(&batch))
+            })
+            .collect()
+    };
+    wait_until("ten INSERTs", 10_000, || ours().len() >= names.len()).await;
+    // Anything doubled would have arrived by now.
+    sleep(300).await;
+    let arrived = ours();
+    let arrived_names: Vec<String> = arrived.iter().map(|p| string(p, "new.name")).collect();
+    assert_eq!(arrived_names, names, "each once, in the order signed");
+    let ids: Vec<f64> = arrived.iter().map(|p| number(p, "new.id")).collect();
+    assert!(
+        ids.windows(2).all(|pair| pair[0] < pair[1]),
+        "in id order: {ids:?}"
+    );
+
+    client.dispose();
+    call(&sockets, "restore", &[]);
+}
+
+#[wasm_bindgen_test]
+async fn a_channel_not_joined_broadcasts_over_http_to_another_client() {
+    let sockets = record_sockets();
+    let room = unique("over-http");
+    let listener = anon_client();
+    let heard = call_recorder();
+    let listening = on_broadcasts(listener.channel(&room, JsValue::UNDEFINED).unwrap(), &heard);
+    subscribed(&listening).await;
+
+    let posts = record_broadcast_posts();
+    let sender = client_with_key(publishable_key());
+    // Never subscribed: no socket, so the message goes over HTTP, as supabase-js sends it.
+    let never_joined = sender.channel(&room, JsValue::UNDEFINED).unwrap();
+    let message = broadcast("wave", object(&[("n", 1.into())]));
+    assert_eq!(settled(never_joined.send(message).unwrap()).await, "ok");
+    wait_until("the listener to hear it", 5000, || calls(&heard).len() == 1).await;
+    assert_eq!(
+        json(&calls(&heard)[0][0]),
+        r#"{"type":"broadcast","event":"wave","payload":{"n":1}}"#
+    );
+    assert_eq!(
+        call(&sockets, "live", &[]).as_f64(),
+        Some(1.0),
+        "the listener's only"
+    );
+    let post = &array(get(&posts, "posts"))[0];
+    assert_eq!(string(post, "method"), "POST");
+    assert_eq!(
+        string(post, "url"),
+        format!(
+            "{}/realtime/v1/api/broadcast?apikey={}&vsn=2.0.0",
+            emulator().url,
+            publishable_key()
+        )
+    );
+    assert_eq!(string(post, "apikey"), publishable_key());
+    assert_eq!(
+        string(post, "authorization"),
+        format!("Bearer {}", publishable_key())
+    );
+    assert_eq!(string(post, "contentType"), "application/json");
+    wait_until("the body to be read", 1000, || !get(post, "body").is_null()).await;
+    assert_eq!(
+        json(&get(post, "body")),
+        format!(
+            r#"{{"messages":[{{"topic":"{room}","event":"wave","payload":{{"n":1}},"private":false}}]}}"#
+        )
+    );
+
+    // A key the gateway refuses: the send resolves 'error', and nobody hears it.
+    let refused = client_with_key("sb_publishable_unknown");
+    let channel = refused.channel(&room, JsValue::UNDEFINED).unwrap();
+    let message = broadcast("wave", object(&[("n", 2.into())]));
+    assert_eq!(settled(channel.send(message).unwrap()).await, "error");
+    sleep(300).await;
+    assert_eq!(calls(&heard).len(), 1);
+
+    call(&posts, "restore", &[]);
+    call(&sockets, "restore", &[]);
+    for client in [listener, sender, refused] {
+        client.dispose();
+    }
+}
+
+#[wasm_bindgen_test]
 async fn a_channel_rejoins_after_the_emulator_drops_the_socket() {
     let client = anon_client();
     let changes = call_recorder();
@@ -207,18 +328,36 @@ async fn dispose_closes_the_socket_clears_the_timer_and_settles_sends() {
 #[wasm_bindgen_test]
 async fn unsubscribing_closes_and_removes_the_channel() {
     let client = anon_client();
-    let first = client.channel(&unique("left"), JsValue::UNDEFINED).unwrap();
+    let left_name = unique("left");
+    let first = client.channel(&left_name, JsValue::UNDEFINED).unwrap();
     let second = client.channel(&unique("kept"), JsValue::UNDEFINED).unwrap();
     let status = subscribed(&first).await;
     subscribed(&second).await;
+    let listener = anon_client();
+    let heard = call_recorder();
+    let listening = on_broadcasts(
+        listener.channel(&left_name, JsValue::UNDEFINED).unwrap(),
+        &heard,
+    );
+    subscribed(&listening).await;
     assert_eq!(client.get_channels().len(), 2);
     assert_eq!(settled(client.remove_channel(&first)).await, "ok");
     assert_eq!(statuses(&status), ["SUBSCRIBED", "CLOSED"]);
     let left: Vec<String> = client.get_channels().iter().map(|c| c.topic()).collect();
     assert_eq!(left, [second.topic()]);
-    // A channel not joined cannot send.
-    let message = object(&[("type", "broadcast".into()), ("event", "e".into())]);
-    assert_eq!(settled(first.send(message).unwrap()).await, "error");
+    // A removed channel keeps its topic, and its broadcasts still reach the topic (over HTTP).
+    assert_eq!(first.topic(), format!("realtime:{left_name}"));
+    let message = broadcast("e", JsValue::UNDEFINED);
+    assert_eq!(settled(first.send(message).unwrap()).await, "ok");
+    wait_until("the other client to hear it", 5000, || {
+        calls(&heard).len() == 1
+    })
+    .await;
+    assert_eq!(
+        json(&calls(&heard)[0][0]),
+        r#"{"type":"broadcast","event":"e","payload":null}"#
+    );
+    listener.dispose();
     let all = wasm_bindgen_futures::JsFuture::from(client.remove_all_channels())
         .await
         .unwrap();

@@ -1,5 +1,6 @@
 //! Realtime with a signed-in user (the npm build): the join carries the user's access token,
-//! and a refreshed session's token is pushed to the joined channel as `access_token`.
+//! a refreshed session's token is pushed to the joined channel as `access_token`, and a broadcast
+//! sent over HTTP (from a channel not joined) carries the session's token as its bearer.
 #![cfg(all(target_arch = "wasm32", feature = "realtime", feature = "auth"))]
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
@@ -65,6 +66,21 @@ async fn the_token_is_sent_on_join_and_again_after_a_refresh() {
     // Sent on the channel's topic, with its join's ref.
     assert_eq!(get(&push, "2"), get(&joins[0], "2"));
     assert_eq!(get(&push, "0"), get(&joins[0], "0"));
+
+    // A channel not joined broadcasts over HTTP, with the session's current token.
+    let posts = record_broadcast_posts();
+    let elsewhere = client
+        .channel(&unique("not-joined"), JsValue::UNDEFINED)
+        .unwrap();
+    let sent = elsewhere.send(broadcast("e", JsValue::NULL)).unwrap();
+    assert_eq!(settled(sent).await, "ok");
+    let post = &array(get(&posts, "posts"))[0];
+    assert_eq!(
+        string(post, "authorization"),
+        format!("Bearer {second_token}")
+    );
+    assert_eq!(string(post, "apikey"), emulator.anon_key);
+    call(&posts, "restore", &[]);
 
     // Signing out sends the key again.
     client.auth().sign_out(JsValue::UNDEFINED).await.unwrap();

@@ -1,7 +1,7 @@
 //! What the Realtime state machine asks the bindings to do, and the names it gives channels,
 //! pushes and statuses.
 
-use crate::UnixTime;
+use crate::{HttpRequest, RequestTimeout, UnixTime};
 
 use super::dispatch::Delivery;
 use super::message::Frame;
@@ -74,6 +74,13 @@ pub enum Action {
     },
     /// Resolve a `send` or `unsubscribe`.
     Settle { push: PushId, outcome: PushOutcome },
+    /// Send this request (a broadcast the socket cannot carry), aborting it after `timeout`,
+    /// then resolve the `send` with [`broadcast_outcome`](super::broadcast_outcome) of its answer.
+    Post {
+        push: PushId,
+        request: HttpRequest,
+        timeout: RequestTimeout,
+    },
     /// The channel is gone: drop its callbacks.
     Forget(ChannelId),
     /// Call `tick` at this moment (replacing any earlier timer).

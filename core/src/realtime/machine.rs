@@ -11,6 +11,7 @@ use super::action::{Action, ChannelId, PushId, PushOutcome, Status};
 use super::channel::{Channel, ChannelState, Pending};
 use super::dispatch::deliver;
 use super::error::RealtimeError;
+use super::http_broadcast::{broadcast_request, broadcast_timeout};
 use super::join::{join_payload, join_reply, ChannelOptions, JoinReply, Listener};
 use super::json_text::{is_json, quote, Entries};
 use super::message::{Frame, Message};
@@ -53,6 +54,7 @@ fn is_lifecycle(event: &str) -> bool {
 /// One socket and its channels.
 #[derive(Debug, Clone)]
 pub struct Realtime {
+    config: ClientConfig,
     url: String,
     key: String,
     vsn: Vsn,
@@ -74,6 +76,7 @@ pub struct Realtime {
 impl Realtime {
     pub fn new(config: &ClientConfig, vsn: Vsn) -> Self {
         Realtime {
+            config: config.clone(),
             url: socket_url(config, vsn),
             key: config.key().to_owned(),
             vsn,
@@ -115,6 +118,15 @@ impl Realtime {
     /// Whether a socket is open.
     pub fn is_connected(&self) -> bool {
         self.connection == Connection::Open
+    }
+
+    /// Whether the channel's broadcasts go over the socket: it is open and the channel joined
+    /// (realtime-js's `canPush`). Otherwise they go over HTTP.
+    pub fn can_push(&self, id: ChannelId) -> bool {
+        self.is_connected()
+            && self
+                .find(id)
+                .is_some_and(|channel| channel.state == ChannelState::Joined)
     }
 
     /// The access token joins carry: the user's, else the key.
@@ -191,10 +203,13 @@ impl Realtime {
 
     /// `channel.send({ type: 'broadcast', event, payload })`, `payload` as JSON text. Without
     /// `ack` it settles `ok` as soon as it is sent; with `ack`, on the server's reply (or
-    /// `timed out` after 10 s). A channel that is not joined settles `error` at once.
+    /// `timed out` after 10 s). A channel that cannot push (not joined, no socket, or removed:
+    /// `topic` is the one its handle keeps) sends it over HTTP instead, as realtime-js does
+    /// ([`Action::Post`]), with the access token the channel would join with.
     pub fn broadcast(
         &mut self,
         id: ChannelId,
+        topic: &str,
         event: &str,
         payload: &str,
         now: UnixTime,
@@ -203,19 +218,25 @@ impl Realtime {
             return Err(RealtimeError::PayloadNotJson);
         }
         let push = self.new_push();
-        let connected = self.is_connected();
-        let msg_ref = self.new_ref();
-        let vsn = self.vsn;
-        let Some(channel) = self
-            .find_mut(id)
-            .filter(|channel| connected && channel.state == ChannelState::Joined)
-        else {
-            let actions = vec![Action::Settle {
+        if !self.can_push(id) {
+            let request = broadcast_request(
+                &self.config,
+                self.vsn,
+                self.token.as_deref(),
+                topic,
+                event,
+                payload,
+            );
+            let actions = vec![Action::Post {
                 push,
-                outcome: PushOutcome::Error,
+                request,
+                timeout: broadcast_timeout(),
             }];
             return Ok((push, self.finish(actions)));
-        };
+        }
+        let msg_ref = self.new_ref();
+        let vsn = self.vsn;
+        let channel = self.find_mut(id).expect("a channel that can push exists");
         let frame = vsn.encode_broadcast(&BroadcastPush {
             topic: &channel.topic,
             join_ref: channel.join_ref.as_deref(),

@@ -4,6 +4,7 @@ use serde_json::{json, Value};
 
 use super::*;
 use crate::realtime::join::{ChangeFilter, MISMATCH_MESSAGE};
+use crate::{HttpRequest, Method, RequestTimeout};
 
 const URL: &str = "ws://h:1/realtime/v1/websocket?apikey=key&vsn=2.0.0";
 const TOPIC: &str = "realtime:room";
@@ -368,7 +369,7 @@ fn mismatched_change_ids_leave_with_channel_error_then_close() {
 fn broadcasts_go_binary_and_settle_at_once_without_ack() {
     let (mut realtime, _, join) = joined(ChannelOptions::default(), &[]);
     let (push, actions) = realtime
-        .broadcast(ChannelId(1), "hi", r#"{"n":1}"#, at(1.0))
+        .broadcast(ChannelId(1), TOPIC, "hi", r#"{"n":1}"#, at(1.0))
         .unwrap();
     let Action::Send(Frame::Binary(bytes)) = &actions[0] else {
         panic!("a binary frame expected: {actions:?}")
@@ -387,7 +388,9 @@ fn acknowledged_broadcasts_settle_on_the_reply_or_time_out() {
         ..ChannelOptions::default()
     };
     let (mut realtime, room, join) = joined(options, &[]);
-    let (first, actions) = realtime.broadcast(room, "a", r#"{}"#, at(1.0)).unwrap();
+    let (first, actions) = realtime
+        .broadcast(room, TOPIC, "a", r#"{}"#, at(1.0))
+        .unwrap();
     assert!(settled(&actions).is_empty());
     assert_eq!(timer(&actions), Some(&Action::ArmTimer(at(11.0))));
     let Action::Send(Frame::Binary(bytes)) = &actions[0] else {
@@ -402,18 +405,99 @@ fn acknowledged_broadcasts_settle_on_the_reply_or_time_out() {
         settled(&realtime.received(&reply, at(2.0))),
         [(first, PushOutcome::Ok)]
     );
-    let (second, _) = realtime.broadcast(room, "b", r#"{}"#, at(3.0)).unwrap();
+    let (second, _) = realtime
+        .broadcast(room, TOPIC, "b", r#"{}"#, at(3.0))
+        .unwrap();
     assert_eq!(
         settled(&realtime.tick(at(13.0))),
         [(second, PushOutcome::TimedOut)]
     );
 }
 
+/// The request of the one HTTP broadcast among `actions`, its push and its deadline.
+fn posted(actions: &[Action]) -> (PushId, &HttpRequest, RequestTimeout) {
+    let posts: Vec<_> = actions
+        .iter()
+        .filter_map(|action| match action {
+            Action::Post {
+                push,
+                request,
+                timeout,
+            } => Some((*push, request, *timeout)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(posts.len(), 1, "one HTTP broadcast expected: {actions:?}");
+    posts[0]
+}
+
 #[test]
-fn a_broadcast_on_a_channel_not_joined_settles_error() {
+fn a_broadcast_on_a_channel_not_joined_goes_over_http() {
     let (mut realtime, room, _) = joining(ChannelOptions::default(), &[]);
-    let (push, actions) = realtime.broadcast(room, "a", r#"{}"#, at(1.0)).unwrap();
-    assert_eq!(settled(&actions), [(push, PushOutcome::Error)]);
+    assert!(!realtime.can_push(room));
+    let (push, actions) = realtime
+        .broadcast(room, TOPIC, "wave", r#"{"n":1}"#, at(1.0))
+        .unwrap();
+    assert!(sent(&actions).is_empty(), "nothing on the socket");
+    assert!(settled(&actions).is_empty(), "settled by the answer");
+    let (posted_push, request, timeout) = posted(&actions);
+    assert_eq!(posted_push, push);
+    assert_eq!(request.method, Method::Post);
+    assert_eq!(
+        request.url,
+        "http://h:1/realtime/v1/api/broadcast?apikey=key&vsn=2.0.0"
+    );
+    assert_eq!(request.header("apikey"), Some("key"));
+    assert_eq!(request.header("authorization"), Some("Bearer key"));
+    let body: Value = serde_json::from_str(request.body.as_deref().unwrap()).unwrap();
+    assert_eq!(
+        body,
+        json!({"messages": [{"topic": "room", "event": "wave", "payload": {"n": 1}, "private": false}]})
+    );
+    assert_eq!(timeout.ms(), 10_000);
+    // Nothing waits on the machine's timer for it.
+    assert_eq!(timer(&actions), None);
+}
+
+#[test]
+fn an_http_broadcast_carries_the_token_and_so_does_a_removed_or_never_subscribed_channel() {
+    let mut realtime = realtime(Vsn::V2);
+    let lobby = realtime.channel("lobby", ChannelOptions::default());
+    realtime.set_access_token(Some("user.jwt".into()));
+    let (_, actions) = realtime
+        .broadcast(lobby, "realtime:lobby", "e", "null", at(0.0))
+        .unwrap();
+    let (_, request, _) = posted(&actions);
+    assert_eq!(request.header("authorization"), Some("Bearer user.jwt"));
+    assert!(request
+        .body
+        .as_deref()
+        .unwrap()
+        .contains(r#""topic":"lobby""#));
+
+    let (mut realtime, room, _) = joined(ChannelOptions::default(), &[]);
+    assert!(realtime.can_push(room));
+    let (_, actions) = realtime.unsubscribe(room, at(1.0));
+    let leave = sent(&actions).remove(0);
+    let actions = realtime.received(&reply_to(&leave, "ok", json!({})), at(1.5));
+    assert_eq!(statuses(&actions), [(Status::Closed, None)]);
+    assert_eq!(realtime.topic(room), None);
+    let (_, actions) = realtime.broadcast(room, TOPIC, "e", "{}", at(2.0)).unwrap();
+    let (_, request, _) = posted(&actions);
+    assert!(request
+        .body
+        .as_deref()
+        .unwrap()
+        .contains(r#""topic":"room""#));
+}
+
+#[test]
+fn a_joined_channel_whose_socket_dropped_broadcasts_over_http() {
+    let (mut realtime, room, _) = joined(ChannelOptions::default(), &[]);
+    realtime.closed(at(1.0));
+    assert!(!realtime.can_push(room));
+    let (_, actions) = realtime.broadcast(room, TOPIC, "e", "{}", at(1.5)).unwrap();
+    posted(&actions);
     assert!(sent(&actions).is_empty());
 }
 
@@ -522,7 +606,9 @@ fn dispose_closes_settles_forgets_and_clears_the_timer() {
         ..ChannelOptions::default()
     };
     let (mut realtime, room, _) = joined(options, &[]);
-    let (push, _) = realtime.broadcast(room, "a", r#"{}"#, at(1.0)).unwrap();
+    let (push, _) = realtime
+        .broadcast(room, TOPIC, "a", r#"{}"#, at(1.0))
+        .unwrap();
     let actions = realtime.dispose();
     assert_eq!(
         actions,
@@ -562,7 +648,7 @@ fn serializer_1_0_0_joins_with_json_objects() {
     let actions = realtime.received(&text(reply), at(1.0));
     assert_eq!(statuses(&actions), [(Status::Subscribed, None)]);
     let (_, actions) = realtime
-        .broadcast(room, "e", r#"{"a":1}"#, at(2.0))
+        .broadcast(room, TOPIC, "e", r#"{"a":1}"#, at(2.0))
         .unwrap();
     let Some(Action::Send(Frame::Text(push))) = actions.first() else {
         panic!("1.0.0 broadcasts are text")
@@ -592,7 +678,7 @@ fn frames_that_are_not_the_protocol_are_ignored() {
 fn a_broadcast_payload_that_is_not_json_is_refused() {
     let (mut realtime, room, _) = joined(ChannelOptions::default(), &[]);
     assert_eq!(
-        realtime.broadcast(room, "e", "{", at(1.0)),
+        realtime.broadcast(room, TOPIC, "e", "{", at(1.0)),
         Err(RealtimeError::PayloadNotJson)
     );
 }

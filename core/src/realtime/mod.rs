@@ -4,8 +4,9 @@
 //! [`Vsn`] encodes and decodes frames for both serializers, [`join_payload`] and [`join_reply`]
 //! make and read a channel's join, [`deliver`] turns server messages into what listeners
 //! receive (payloads stay JSON text throughout), and [`Realtime`] decides everything timed: heartbeats, the join
-//! timeout, rejoin and reconnect back-off, leaving, the token pushed on change. The bindings own
-//! the WebSocket and the one timer it asks for.
+//! timeout, rejoin and reconnect back-off, leaving, the token pushed on change. A broadcast on a
+//! channel that cannot push goes over HTTP instead ([`broadcast_request`]). The bindings own
+//! the WebSocket, the one timer it asks for, and that request's `fetch`.
 //!
 //! ```
 //! use geocache_core::realtime::{Action, ChannelOptions, Realtime, Vsn};
@@ -26,6 +27,7 @@ mod channel;
 mod columns;
 mod dispatch;
 mod error;
+mod http_broadcast;
 mod join;
 mod json_text;
 mod machine;
@@ -39,6 +41,7 @@ pub use channel::ChannelState;
 pub use columns::convert_cell;
 pub use dispatch::{deliver, Delivery};
 pub use error::RealtimeError;
+pub use http_broadcast::{broadcast_outcome, broadcast_request, broadcast_timeout};
 pub use join::{
     change_filters, join_payload, join_reply, ChangeFilter, ChannelOptions, JoinReply, Listener,
     MISMATCH_MESSAGE,

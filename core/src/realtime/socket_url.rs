@@ -25,11 +25,18 @@ pub fn socket_url(config: &ClientConfig, vsn: Vsn) -> String {
     let rest = base
         .strip_prefix("http")
         .expect("a project URL starts with http");
-    let query = encode_query(&[
+    format!(
+        "ws{rest}realtime/v1/websocket?{}",
+        connection_query(config, vsn)
+    )
+}
+
+/// `apikey=<key>&vsn=<vsn>`: the socket's query, which realtime-js's HTTP broadcast keeps too.
+pub(super) fn connection_query(config: &ClientConfig, vsn: Vsn) -> String {
+    encode_query(&[
         ("apikey".to_owned(), config.key().to_owned()),
         ("vsn".to_owned(), vsn.as_str().to_owned()),
-    ]);
-    format!("ws{rest}realtime/v1/websocket?{query}")
+    ])
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@
 //! the write-ahead log carries of the old row), a DELETE `old_record` with the primary key only.
 
 use crate::keys::Role;
+use crate::read_access::{ReadAccess, Readable};
 use crate::table::{Column, Row, DB_SCHEMA, TABLE};
 use serde_json::{json, Map, Value};
 
@@ -36,14 +37,13 @@ pub struct Change {
 }
 
 impl Change {
-    /// Who receives the change: an INSERT or UPDATE only a role that may SELECT the row (the
-    /// migration grants SELECT to anon and authenticated under the policy `using (true)`, and
-    /// service_role bypasses row-level security), a DELETE every subscriber, since the deleted row
-    /// can no longer be checked against a policy and carries only its key.
-    pub fn visible_to(&self, role: Role) -> bool {
+    /// Who receives the change: an INSERT or UPDATE only a role whose REST read would return the
+    /// row (the table's [`ReadAccess`]), a DELETE every subscriber, since the deleted row can no
+    /// longer be checked against a policy and carries only its key.
+    pub fn visible_to(&self, role: Role, access: ReadAccess) -> bool {
         match self.kind {
             ChangeKind::Delete => true,
-            ChangeKind::Insert | ChangeKind::Update => may_select(role, &self.row),
+            ChangeKind::Insert | ChangeKind::Update => access.readable(role) == Readable::EveryRow,
         }
     }
 
@@ -79,13 +79,6 @@ impl Change {
         }
         data.insert("errors".into(), Value::Null);
         Value::Object(data)
-    }
-}
-
-/// The table's read rule for a role, row by row (see [`Change::visible_to`]).
-fn may_select(role: Role, _row: &Row) -> bool {
-    match role {
-        Role::Anon | Role::Authenticated | Role::ServiceRole => true,
     }
 }
 
@@ -155,6 +148,29 @@ mod tests {
                 "errors": null,
             })
         );
+    }
+
+    #[test]
+    fn inserts_and_updates_reach_only_roles_that_may_read_the_row_and_deletes_reach_all() {
+        let migration = ReadAccess::default();
+        let no_anon = migration.revoke_select(Role::Anon);
+        let no_policy = migration.without_select_policy_for(Role::Authenticated);
+        for kind in [ChangeKind::Insert, ChangeKind::Update] {
+            let change = change(kind);
+            assert!(change.visible_to(Role::Anon, migration));
+            assert!(!change.visible_to(Role::Anon, no_anon), "{kind:?}");
+            assert!(change.visible_to(Role::Authenticated, no_anon));
+            assert!(
+                !change.visible_to(Role::Authenticated, no_policy),
+                "{kind:?}"
+            );
+            assert!(change.visible_to(Role::ServiceRole, no_policy));
+        }
+        let delete = change(ChangeKind::Delete);
+        for access in [migration, no_anon, no_policy] {
+            assert!(delete.visible_to(Role::Anon, access));
+            assert!(delete.visible_to(Role::Authenticated, access));
+        }
     }
 
     #[test]

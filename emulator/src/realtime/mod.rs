@@ -103,6 +103,7 @@ async fn websocket(
         key_role,
         keys: state.keys.clone(),
         clock: state.clock.clone(),
+        read_access: state.read_access,
     };
     let hub = state.realtime.clone();
     upgrade.on_upgrade(move |ws| socket::serve(ws, connection, hub))

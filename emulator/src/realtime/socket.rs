@@ -9,6 +9,7 @@
 use crate::auth::random;
 use crate::clock::Clock;
 use crate::keys::{Keys, Role};
+use crate::read_access::ReadAccess;
 use crate::realtime::access;
 use crate::realtime::access::ChannelAccess;
 use crate::realtime::binding::Binding;
@@ -34,6 +35,8 @@ pub struct Connection {
     pub key_role: Role,
     pub keys: Arc<Keys>,
     pub clock: Clock,
+    /// Who may read the table, as REST reads decide it: INSERTs and UPDATEs follow it.
+    pub read_access: ReadAccess,
 }
 
 /// A joined channel.
@@ -489,7 +492,7 @@ impl Socket {
         let change = &published.change;
         let mut messages = Vec::new();
         for (topic, channel) in &self.channels {
-            if !change.visible_to(channel.access.role) {
+            if !change.visible_to(channel.access.role, self.connection.read_access) {
                 continue;
             }
             let ids: Vec<u32> = channel

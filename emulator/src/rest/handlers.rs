@@ -7,8 +7,9 @@
 //!
 //! The table follows the project's migration (supabase/migrations): `id` is `GENERATED ALWAYS AS
 //! IDENTITY`, so writing it fails for every role with PostgreSQL's 428C9, raised by the rewriter
-//! before privileges are checked. `anon` and `authenticated` may SELECT all columns and INSERT
-//! only `name` and `message` (column grant): a client-sent `created_at` is 42501 for them (401 for
+//! before privileges are checked. `anon` and `authenticated` may SELECT all columns (who may read,
+//! row by row, is [`crate::read_access`], which Realtime follows too) and INSERT only `name` and
+//! `message` (column grant): a client-sent `created_at` is 42501 for them (401 for
 //! anon, 403 for authenticated) and accepted from `service_role`. PATCH and DELETE are
 //! `service_role` only.
 //!
@@ -22,6 +23,7 @@ use crate::client_address::ClientAddress;
 use crate::error::ApiError;
 use crate::gateway::ApiKeyRole;
 use crate::keys::Role;
+use crate::read_access::Readable;
 use crate::realtime::change::{Change, ChangeKind};
 use crate::rest::media::{self, Output};
 use crate::rest::payload::{self, Field, Values};
@@ -121,12 +123,21 @@ async fn read(request: TableRequest, head: bool) -> Result<Response, ApiError> {
     let (preferences, output, params) = prepare(&request)?;
     let plan = plan::plan(&params)?.capped(request.state.max_rows);
     let with_count = preferences.wants_count();
-    let query_plan = plan.clone();
-    let (rows, total) = request
-        .state
-        .db
-        .call(move |connection| store::read(connection, &query_plan, with_count))
-        .await?;
+    let (rows, total) = match request.state.read_access.readable(request.role) {
+        Readable::Refused => {
+            return Err(ApiError::insufficient_privilege(request.role.anonymity()))
+        }
+        // Row-level security filters every row out, count included.
+        Readable::NoRows => (Vec::new(), with_count.then_some(0)),
+        Readable::EveryRow => {
+            let query_plan = plan.clone();
+            request
+                .state
+                .db
+                .call(move |connection| store::read(connection, &query_plan, with_count))
+                .await?
+        }
+    };
     let (status, range) = response::read_status(plan.offset, rows.len(), total)?;
     let body = response::render(&rows, &plan.projection, output)?;
     let mut headers = vec![content_range_header(range)];

@@ -1,6 +1,10 @@
 //! postgres_changes: what each REST write sends, to whom, and in which order.
 
 use crate::support::{Received, Server, TOPIC};
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use geocache_emulator::keys::Role;
+use geocache_emulator::read_access::ReadAccess;
 use geocache_emulator::realtime::RealtimeLimits;
 use serde_json::{json, Value};
 use std::collections::HashSet;
@@ -150,6 +154,76 @@ async fn every_role_that_may_read_the_table_gets_inserts() {
     for client in &mut subscribers {
         assert_eq!(client.change().await["data"]["record"], row);
     }
+}
+
+#[tokio::test]
+async fn roles_whose_reads_see_no_row_get_deletes_but_no_inserts_or_updates() {
+    // anon loses the SELECT privilege, authenticated the SELECT policy.
+    let access = ReadAccess::default()
+        .revoke_select(Role::Anon)
+        .without_select_policy_for(Role::Authenticated);
+    let server = Server::with_read_access(access).await;
+    let keys = &server.state.keys;
+    let now = server.state.clock.now_seconds();
+    let user = keys.sign(&json!({"role": "authenticated", "sub": "u1", "exp": now + 600}));
+    let publishable = keys.publishable_key().to_owned();
+    let secret = keys.secret_key().to_owned();
+    let subscriber = |key: String, token: Option<String>| {
+        let server = &server;
+        async move {
+            let mut client = server.connect_with(&key, "2.0.0").await;
+            client
+                .subscribe(TOPIC, json!([table_entry("*", None)]), token.as_deref())
+                .await;
+            client
+        }
+    };
+    let mut anon = subscriber(publishable.clone(), None).await;
+    let mut authenticated = subscriber(publishable.clone(), Some(user.clone())).await;
+    let mut service = subscriber(secret.clone(), None).await;
+
+    let row = server.insert(entry("ann")).await.remove(0);
+    server
+        .rest("PATCH", "id=eq.1", json!({"message": "edited"}))
+        .await;
+    server.rest("DELETE", "id=eq.1", json!({})).await;
+
+    let types = |payloads: &[Value]| -> Vec<String> {
+        payloads
+            .iter()
+            .map(|payload| payload["data"]["type"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let mut seen = Vec::new();
+    for _ in 0..3 {
+        seen.push(service.change().await);
+    }
+    assert_eq!(types(&seen), ["INSERT", "UPDATE", "DELETE"]);
+    assert_eq!(seen[0]["data"]["record"], row);
+    for client in [&mut anon, &mut authenticated] {
+        let delete = client.change().await;
+        assert_eq!(delete["data"]["type"], "DELETE");
+        assert_eq!(delete["data"]["old_record"], json!({"id": 1}));
+        client.quiet().await;
+    }
+
+    // The same rule answers their REST reads: refused, no rows, every row.
+    server.insert(entry("bea")).await;
+    let read = |key: &str, token: &str| {
+        Request::builder()
+            .uri("/rest/v1/geocache_logs?select=name")
+            .header("apikey", key)
+            .header("authorization", format!("Bearer {token}"))
+            .body(Body::empty())
+            .unwrap()
+    };
+    let (status, body) = server.request(read(&publishable, &publishable)).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    assert_eq!(body["code"], "42501");
+    let (status, body) = server.request(read(&publishable, &user)).await;
+    assert_eq!((status, body), (StatusCode::OK, json!([])));
+    let (status, body) = server.request(read(&secret, &secret)).await;
+    assert_eq!((status, body), (StatusCode::OK, json!([{"name": "bea"}])));
 }
 
 #[tokio::test]

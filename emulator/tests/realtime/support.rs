@@ -6,6 +6,7 @@ use axum::http::{Request, StatusCode};
 use futures_util::{SinkExt, StreamExt};
 use geocache_emulator::db::DbLocation;
 use geocache_emulator::keys::DEFAULT_JWT_SECRET;
+use geocache_emulator::read_access::ReadAccess;
 use geocache_emulator::realtime::RealtimeLimits;
 use geocache_emulator::server::ConnectionLimits;
 use geocache_emulator::state::AppState;
@@ -42,6 +43,18 @@ impl Server {
         let state = AppState::open(&DbLocation::Memory, DEFAULT_JWT_SECRET)
             .unwrap()
             .with_realtime_limits(limits);
+        Server::serving(state, connections).await
+    }
+
+    /// Over a table whose read access is not the migration's.
+    pub async fn with_read_access(access: ReadAccess) -> Server {
+        let state = AppState::open(&DbLocation::Memory, DEFAULT_JWT_SECRET)
+            .unwrap()
+            .with_read_access(access);
+        Server::serving(state, ConnectionLimits::default()).await
+    }
+
+    async fn serving(state: AppState, connections: ConnectionLimits) -> Server {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let address = listener.local_addr().unwrap().to_string();
         let (stop, stopped) = oneshot::channel::<()>();

@@ -1,5 +1,5 @@
-//! The exported `RealtimeChannel`: a handle (the shared realtime state and a channel id) with
-//! supabase-js's `on`, `subscribe`, `send` and `unsubscribe`.
+//! The exported `RealtimeChannel`: a handle (the shared realtime state, a channel id and its
+//! topic) with supabase-js's `on`, `subscribe`, `send` and `unsubscribe`.
 
 use std::rc::Rc;
 
@@ -19,11 +19,24 @@ pub struct RealtimeChannel {
     client: Rc<RealtimeState>,
     tokens: TokenSource,
     id: ChannelId,
+    /// Kept by the handle, as realtime-js's channel keeps it: a removed channel still has its
+    /// topic, and still broadcasts (over HTTP) to it.
+    topic: Rc<str>,
 }
 
 impl RealtimeChannel {
-    pub(crate) fn new(client: Rc<RealtimeState>, tokens: TokenSource, id: ChannelId) -> Self {
-        RealtimeChannel { client, tokens, id }
+    pub(crate) fn new(
+        client: Rc<RealtimeState>,
+        tokens: TokenSource,
+        id: ChannelId,
+        topic: Rc<str>,
+    ) -> Self {
+        RealtimeChannel {
+            client,
+            tokens,
+            id,
+            topic,
+        }
     }
 
     pub fn id(&self) -> ChannelId {
@@ -31,7 +44,12 @@ impl RealtimeChannel {
     }
 
     fn handle(&self) -> RealtimeChannel {
-        RealtimeChannel::new(Rc::clone(&self.client), self.tokens.clone(), self.id)
+        RealtimeChannel::new(
+            Rc::clone(&self.client),
+            self.tokens.clone(),
+            self.id,
+            Rc::clone(&self.topic),
+        )
     }
 
     /// `unsubscribe()`'s promise, for `removeChannel` too.
@@ -52,12 +70,10 @@ fn function(value: JsValue, name: &'static str) -> Result<Function, ClientError>
 
 #[wasm_bindgen]
 impl RealtimeChannel {
-    /// `realtime:<name>`.
+    /// `realtime:<name>` (also once the channel is removed).
     #[wasm_bindgen(getter)]
     pub fn topic(&self) -> String {
-        self.client
-            .read(|machine| machine.topic(self.id).map(str::to_owned))
-            .unwrap_or_default()
+        self.topic.to_string()
     }
 
     /// Listens for `postgres_changes` (`{ event, schema, table?, filter? }`), `broadcast`
@@ -123,8 +139,11 @@ impl RealtimeChannel {
     }
 
     /// `send({ type: 'broadcast', event, payload })`: resolves 'ok' once sent (with
-    /// `broadcast.ack`, once the server acknowledged it), 'timed out' after 10 s without, or
-    /// 'error' when the channel is not joined. Another type, or no string event, is a TypeError.
+    /// `broadcast.ack`, once the server acknowledged it), 'timed out' after 10 s without. A
+    /// channel that is not joined (never subscribed, not yet joined, its socket down, or removed)
+    /// sends it over HTTP (`POST /realtime/v1/api/broadcast`), as supabase-js does: 'ok' on a 2xx
+    /// answer, 'timed out' after 10 s, else 'error'. Another type, or no string event, is a
+    /// TypeError.
     #[wasm_bindgen(unchecked_return_type = "Promise<RealtimeSendResult>")]
     pub fn send(
         &self,
@@ -143,11 +162,37 @@ impl RealtimeChannel {
             .as_string()
             .ok_or_else(|| invalid("event is not a string"))?;
         let payload = payload_text(&field("payload"))?;
+        let (client, id, topic) = (Rc::clone(&self.client), self.id, Rc::clone(&self.topic));
+        if !client.read(|machine| machine.can_push(id)) {
+            // Over HTTP, with the bearer the client's other calls have now (the session's token
+            // may be newer than the last one the socket was given).
+            let tokens = self.tokens.clone();
+            return Ok(Promise::new(&mut |resolve, _reject| {
+                let (client, topic, event, payload) = (
+                    Rc::clone(&client),
+                    Rc::clone(&topic),
+                    event.clone(),
+                    payload.clone(),
+                );
+                let tokens = tokens.clone();
+                spawn_local(async move {
+                    let token = tokens().await;
+                    client.run(|machine, _| ((), machine.set_access_token(token)));
+                    let sent = client.push(resolve.clone(), |machine, now| {
+                        machine.broadcast(id, &topic, &event, &payload, now)
+                    });
+                    // The payload is JSON.stringify's, so this is not expected; the promise
+                    // settles all the same.
+                    if sent.is_err() {
+                        let _ = resolve.call1(&JsValue::NULL, &"error".into());
+                    }
+                });
+            }));
+        }
         let mut failure = None;
         let promise = Promise::new(&mut |resolve, _reject| {
-            let id = self.id;
-            let sent = self.client.push(resolve, |machine, now| {
-                machine.broadcast(id, &event, &payload, now)
+            let sent = client.push(resolve, |machine, now| {
+                machine.broadcast(id, &topic, &event, &payload, now)
             });
             failure = sent.err();
         });

@@ -1,7 +1,8 @@
 //! Supabase Realtime for `client.channel(...)` and the standalone `RealtimeClient`: core's state
-//! machine decides, this layer owns the WebSocket ([`socket`]), the one timer ([`alarm`]) and the
-//! JS callbacks ([`state`]), and exports [`RealtimeChannel`] ([`channel`]) with supabase-js's API.
-//! Channels join with the signed-in user's access token, else the key ([`token`]).
+//! machine decides, this layer owns the WebSocket ([`socket`]), the one timer ([`alarm`]), the
+//! JS callbacks and the `fetch` of a broadcast sent over HTTP ([`state`]), and exports
+//! [`RealtimeChannel`] ([`channel`]) with supabase-js's API. Channels join with the signed-in
+//! user's access token, else the key (a [`TokenSource`]).
 
 mod alarm;
 mod channel;
@@ -101,6 +102,10 @@ impl Realtime {
     }
 
     fn handle(&self, id: geocache_core::realtime::ChannelId) -> RealtimeChannel {
-        RealtimeChannel::new(Rc::clone(&self.client), self.tokens.clone(), id)
+        let topic = self
+            .client
+            .read(|machine| machine.topic(id).map(Rc::from))
+            .unwrap_or_else(|| Rc::from(""));
+        RealtimeChannel::new(Rc::clone(&self.client), self.tokens.clone(), id, topic)
     }
 }

@@ -1,20 +1,24 @@
 //! The realtime state one client (a `Client` or a `RealtimeClient`) shares (`Rc`) with its
-//! channels: core's [`Realtime`] state machine, and the WebSocket, the timer and the JS callbacks
-//! that carry out its actions. The socket's and the timer's handlers hold only a `Weak` back to it.
+//! channels: core's [`Realtime`] state machine, and the WebSocket, the timer, the JS callbacks and
+//! the `fetch` of a broadcast over HTTP that carry out its actions. The socket's, the timer's and
+//! the request's handlers hold only a `Weak` back to it.
 
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 
 use geocache_core::realtime::{
-    Action, ChannelId, Delivery, PushId, PushOutcome, Realtime, RealtimeError, Status, Vsn,
+    broadcast_outcome, Action, ChannelId, Delivery, PushId, PushOutcome, Realtime, RealtimeError,
+    Status, Vsn,
 };
-use geocache_core::{ClientConfig, UnixTime};
+use geocache_core::{ClientConfig, HttpRequest, RequestTimeout, UnixTime};
 use js_sys::Function;
 use wasm_bindgen::JsValue;
+use wasm_bindgen_futures::spawn_local;
 
 use super::alarm::Alarm;
 use super::socket::{Socket, SocketEvent};
 use crate::error::ClientError;
+use crate::transport::Transport;
 
 /// `Date.now()`, the `now` every decision takes.
 fn now() -> UnixTime {
@@ -155,6 +159,11 @@ impl RealtimeState {
                 } => self.tell_status(channel, status, message),
                 Action::Deliver { channel, delivery } => self.deliver(channel, delivery),
                 Action::Settle { push, outcome } => self.settle(push, outcome),
+                Action::Post {
+                    push,
+                    request,
+                    timeout,
+                } => self.post(push, request, timeout),
                 Action::Forget(channel) => {
                     self.callbacks.borrow_mut().retain(|(id, _)| *id != channel);
                 }
@@ -188,6 +197,17 @@ impl RealtimeState {
             // A URL the browser refuses: a failed connection, retried with the back-off.
             Err(_) => self.run(|machine, now| ((), machine.closed(now))),
         }
+    }
+
+    /// Sends a broadcast over HTTP; its answer (or none within `timeout`) settles the `send`.
+    fn post(&self, push: PushId, request: HttpRequest, timeout: RequestTimeout) {
+        let this = self.this.clone();
+        spawn_local(async move {
+            let answer = Transport::new(timeout).send(&request).await;
+            if let Some(this) = this.upgrade() {
+                this.settle(push, broadcast_outcome(&answer));
+            }
+        });
     }
 
     fn arm(&self, at: UnixTime) {

@@ -1,6 +1,6 @@
-//! Helpers for the realtime browser tests, in both builds: a recorder of what the client's
-//! WebSockets send and of their states, callback recorders, the emulator's socket-drop route,
-//! and waiting.
+//! Helpers for the realtime browser tests (each built where its test file is): a recorder of what
+//! the client's WebSockets send and of their states, one of the broadcasts it posts over HTTP,
+//! callback recorders, the emulator's socket-drop route and publishable key, and waiting.
 #![allow(dead_code)]
 
 #[path = "../common/mod.rs"]
@@ -41,6 +41,31 @@ export function recordSockets() {
   };
 }
 
+export function recordBroadcastPosts() {
+  const original = globalThis.fetch;
+  const posts = [];
+  globalThis.fetch = function (input, init) {
+    const request = input instanceof Request ? input : new Request(input, init);
+    if (new URL(request.url).pathname.endsWith("/realtime/v1/api/broadcast")) {
+      const post = {
+        url: request.url,
+        method: request.method,
+        apikey: request.headers.get("apikey"),
+        authorization: request.headers.get("authorization"),
+        contentType: request.headers.get("content-type"),
+        body: null,
+      };
+      posts.push(post);
+      // The client hands fetch a Request: its body is read from a copy.
+      const copy = request.clone();
+      copy.text().then((text) => { post.body = JSON.parse(text); });
+      return original.call(this, request);
+    }
+    return original.call(this, input, init);
+  };
+  return { posts, restore() { globalThis.fetch = original; } };
+}
+
 export function callRecorder() {
   const calls = [];
   return { calls, callback: (...args) => { calls.push(args); } };
@@ -59,6 +84,10 @@ extern "C" {
     /// Wraps `WebSocket`: `{ sockets, sent, frames(event), live(), restore() }`.
     #[wasm_bindgen(js_name = recordSockets)]
     pub fn record_sockets() -> JsValue;
+    /// Wraps `fetch`: `{ posts, restore() }`, each `POST /realtime/v1/api/broadcast` as `{ url,
+    /// method, apikey, authorization, contentType, body }` (the body parsed, once it is read).
+    #[wasm_bindgen(js_name = recordBroadcastPosts)]
+    pub fn record_broadcast_posts() -> JsValue;
     /// `{ calls, callback }`: every call's arguments.
     #[wasm_bindgen(js_name = callRecorder)]
     pub fn call_recorder() -> JsValue;
@@ -79,13 +108,48 @@ pub async fn drop_sockets() -> f64 {
 /// A client of the emulator with the anon key and no options.
 #[cfg(feature = "rest")]
 pub fn anon_client() -> Client {
-    let emulator = emulator();
+    client_with_key(emulator().anon_key)
+}
+
+/// A client of the emulator with `key` and no options.
+#[cfg(feature = "rest")]
+pub fn client_with_key(key: &str) -> Client {
     create_client(
-        Some(emulator.url.into()),
-        Some(emulator.anon_key.into()),
+        Some(emulator().url.into()),
+        Some(key.into()),
         JsValue::UNDEFINED,
     )
     .expect("emulator config is valid")
+}
+
+/// The emulator's publishable key (`sb_publishable_…`), read at compile time as the others are.
+pub fn publishable_key() -> &'static str {
+    option_env!("EMULATOR_PUBLISHABLE_KEY")
+        .filter(|key| !key.is_empty())
+        .expect(
+            "EMULATOR_PUBLISHABLE_KEY must be set when the tests are compiled: the `Publishable \
+             key:` the emulator prints (scripts/test.mjs sets it)",
+        )
+}
+
+/// A `broadcast` message for `send`.
+pub fn broadcast(event: &str, payload: JsValue) -> JsValue {
+    object(&[
+        ("type", "broadcast".into()),
+        ("event", event.into()),
+        ("payload", payload),
+    ])
+}
+
+/// `channel` listening for every broadcast, each recorded by `recorder`.
+pub fn on_broadcasts(channel: RealtimeChannel, recorder: &JsValue) -> RealtimeChannel {
+    channel
+        .on(
+            "broadcast".into(),
+            object(&[("event", "*".into())]),
+            callback(recorder),
+        )
+        .expect("a broadcast listener is accepted")
 }
 
 pub fn callback(recorder: &JsValue) -> JsValue {
