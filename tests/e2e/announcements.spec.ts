@@ -58,6 +58,12 @@ test('the list: loading, no entries yet, and offline with the entries kept on th
   await expectAnnounced(page, 'Offline: showing the entries kept on this device.');
 });
 
+test('a read that failed with nothing kept: the entries could not be loaded, never "No entries yet."', async ({ page }) => {
+  await page.route(TABLE, (route) => (route.request().method() === 'GET' ? route.abort('connectionrefused') : route.fallback()));
+  await page.goto('/');
+  await expectAnnounced(page, 'The entries could not be loaded.');
+});
+
 test('a sign: signing, signed, saved on this device, and not signed with the reason', async ({ page, context }) => {
   const logbook = logbookPage(page);
   await page.goto('/');

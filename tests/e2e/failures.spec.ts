@@ -1,4 +1,5 @@
-// Failed calls in the browser: the page logs exactly the spec's message, keeps the form, shows an empty list.
+// Failed calls in the browser: the page logs exactly the spec's message, keeps the form, shows an empty list, and its
+// live region says what happened in plain words (a failed read is never "No entries yet.").
 import type { Page, Route } from '@playwright/test';
 import { consoleErrorLabels, expect, loggedError, logbookPage, test, type PageRecord } from './fixtures.ts';
 
@@ -32,6 +33,20 @@ test('a sign while the emulator is stopped keeps the fields and logs "Error inse
   await stack.emulator.stop();
   const error = await submitAndExpectInsertError(page, record);
   expect(error).toEqual({ isError: true, name: 'LogbookError', code: 'network_error', status: 0 });
+});
+
+test('a sign made offline is kept on the device and logs "Error inserting log:" as a failed insert does', async ({ page, context, record, pageServer }) => {
+  await openLogbook(page);
+  // The production build registers its service worker once the list is read; offline before that, it cannot.
+  if (pageServer === 'production') {
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+  }
+  await context.setOffline(true);
+  const error = await submitAndExpectInsertError(page, record);
+  expect(error).toEqual({ isError: true, name: 'LogbookError', code: 'network_error', status: 0 });
+  await expect(logbookPage(page).status).toHaveText('Saved on this device: it will be sent when the connection returns.');
 });
 
 test('a sign the server refuses with 500 keeps the fields and logs "Error inserting log:"', async ({ page, record }) => {
@@ -103,5 +118,22 @@ for (const failure of failedLoads) {
     expect(error).toEqual({ isError: true, name: 'LogbookError', code: failure.code, status: failure.status });
     await expect(logbookPage(page).entries).toHaveCount(0);
     await expect(logbookPage(page).name).toBeEditable();
+    // Not "No entries yet.": an entry is stored, the page could not read it.
+    await expect(logbookPage(page).status).toHaveText('The entries could not be loaded.');
   });
 }
+
+test('an offline visit with no entries kept says so, not "No entries yet."', async ({ page, context, record, pageServer }) => {
+  test.skip(pageServer !== 'production', 'an offline visit is served by the production build\'s service worker');
+  await page.goto('/');
+  await expect(logbookPage(page).status).toHaveText('No entries yet.');
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  await context.setOffline(true);
+  await page.reload();
+  await expect(logbookPage(page).status).toHaveText('Offline: no entries are kept on this device.');
+  await expect(logbookPage(page).name).toBeEditable();
+  // The read's failure is logged as the spec logs it, and nothing else.
+  await expect.poll(() => consoleErrorLabels(record)).toEqual(['Error fetching logs:']);
+});

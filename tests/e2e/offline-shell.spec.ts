@@ -2,6 +2,7 @@
 // served HTML (painted before any script, shown with JavaScript off), a service worker keeps the page's own files
 // (never the backend's answers) so a reload works offline and goes live once back online, a new deploy is picked up,
 // the manifest is valid, the wasm travels compressed, and the teaser's build registers no worker and retires the logbook's.
+import { AxeBuilder } from '@axe-core/playwright';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
@@ -13,6 +14,8 @@ import { expect, logbookPage, test } from './fixtures.ts';
 test.skip(({ pageServer }) => pageServer !== 'production', 'checks the production build (project "production")');
 
 const UPDATE_TEXT = 'A new version is available.';
+/** The update prompt: a labelled region, said by the page's one live region. */
+const updatePrompt = (page: Page) => page.getByRole('region', { name: 'New version' });
 
 /** Waits until the page's service worker is active, and returns its script's URL. */
 async function activeWorker(page: Page): Promise<string> {
@@ -253,9 +256,15 @@ test.describe('a new deploy', () => {
     await served.serve(builds.second);
     await page.reload();
     // The open page still runs the old build (from the worker) and offers the new one.
-    const prompt = page.getByRole('status').filter({ hasText: UPDATE_TEXT });
-    await expect(prompt).toBeVisible();
+    const prompt = updatePrompt(page);
+    await expect(prompt).toContainText(UPDATE_TEXT);
     expect(await shownEntryScript(page)).toBe(builds.firstEntry);
+    // Said by the page's one polite live region; the prompt is not a second one.
+    await expect(logbookPage(page).status).toHaveText(UPDATE_TEXT);
+    await expect(page.getByRole('status')).toHaveCount(1);
+    await expect(page.locator('[aria-live]')).toHaveCount(1);
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    expect(violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id)).toEqual([]);
 
     await prompt.getByRole('button', { name: 'Reload' }).click();
     await expect.poll(() => shownEntryScript(page).catch(() => null)).toBe(builds.secondEntry);
@@ -274,7 +283,7 @@ test.describe('a new deploy', () => {
     const second = await context.newPage();
     await first.close();
     await second.goto(url);
-    await expect(second.getByRole('status').filter({ hasText: UPDATE_TEXT })).toBeVisible();
+    await expect(updatePrompt(second)).toContainText(UPDATE_TEXT);
     await second.close();
 
     const next = await context.newPage();

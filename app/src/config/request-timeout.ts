@@ -6,6 +6,9 @@ export type { PageConfigError };
 /** The configuration variable, as the page reads it (`REQUEST_TIMEOUT_MS` for npm start and npm run preview). */
 export const REQUEST_TIMEOUT_VARIABLE = 'VITE_REQUEST_TIMEOUT_MS';
 
+/** The client's deadline when none is set: core's DEFAULT_REQUEST_TIMEOUT_MS (request-timeout.test.ts compares them). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+
 /**
  * The longest delay browsers' timers keep (2^31 - 1 ms, about 24.8 days): a longer one overflows and fires at
  * once, so every request would time out immediately.

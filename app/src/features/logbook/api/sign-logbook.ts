@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { NewEntry, PlainRequest, SignOptions } from 'geocache-client';
 import { couldNotReachServer } from '../outbox/queueable';
 import { loadClientCode, loadedClientCode } from './client-code';
+import { OfflineSignError } from './offline-sign-error';
 
 export type { NewEntry, PlainRequest, SignOptions };
 
@@ -69,7 +70,7 @@ function keyOf(error: unknown): string | undefined {
  * attempt that was stored after all is not stored twice; a changed text is a new sign with a new
  * key, and a success forgets the key. With a `keeper`, a sign made offline, or one that failed
  * because the server could not be reached, is kept on the device with its key instead; one the
- * server refused is not.
+ * server refused is not. Every sign that does not reach the server logs `Error inserting log:`, kept or not.
  */
 export function useSignLogbook(keeper?: SignKeeper): SignLogbookState {
   const [pending, setPending] = useState(false);
@@ -100,16 +101,23 @@ export function useSignLogbook(keeper?: SignKeeper): SignLogbookState {
     const again = last !== null && last.name === entry.name && last.message === entry.message;
     const idempotencyKey = kept ?? (again ? last.idempotencyKey : undefined);
     const options = idempotencyKey === undefined ? undefined : { idempotencyKey };
-    const keepOnDevice = async (key: string | undefined): Promise<boolean> => {
-      if (keeper === undefined) return false;
+    /** Keeps the sign on the device; resolves to the key it is kept under, or null when it is not kept. */
+    const keepOnDevice = async (key: string | undefined): Promise<string | null> => {
+      if (keeper === undefined) return null;
       const request = await signRequest(entry, key === undefined ? undefined : { idempotencyKey: key }).catch(() => null);
-      if (request === null || !(await keeper.keep(entry, request))) return false;
-      failed.current = { name: entry.name, message: entry.message, idempotencyKey: request.headers['idempotency-key'] ?? '' };
-      return true;
+      if (request === null || !(await keeper.keep(entry, request))) return null;
+      const keptKey = request.headers['idempotency-key'] ?? '';
+      failed.current = { name: entry.name, message: entry.message, idempotencyKey: keptKey };
+      return keptKey;
     };
     try {
-      // Offline the insert cannot arrive: keep it at once rather than wait out the client's resends.
-      if (!navigator.onLine && (await keepOnDevice(idempotencyKey))) return { status: 'saved' };
+      // Offline the insert cannot arrive: keep it at once rather than wait out the client's resends. It did not
+      // reach the server, so the console says so as for a sign kept after its resends failed.
+      const keptOffline = navigator.onLine ? null : await keepOnDevice(idempotencyKey);
+      if (keptOffline !== null) {
+        console.error('Error inserting log:', new OfflineSignError(keptOffline));
+        return { status: 'saved' };
+      }
       await (options === undefined ? signLogbook(entry) : signLogbook(entry, options));
       failed.current = null;
       if (kept !== undefined) await keeper?.forget(kept);
@@ -118,7 +126,7 @@ export function useSignLogbook(keeper?: SignKeeper): SignLogbookState {
       const key = keyOf(error);
       failed.current = key === undefined ? null : { name: entry.name, message: entry.message, idempotencyKey: key };
       console.error('Error inserting log:', error);
-      if (couldNotReachServer(error) && key !== undefined && (await keepOnDevice(key))) return { status: 'saved' };
+      if (couldNotReachServer(error) && key !== undefined && (await keepOnDevice(key)) !== null) return { status: 'saved' };
       return { status: 'failed', error };
     } finally {
       inFlight.current = false;

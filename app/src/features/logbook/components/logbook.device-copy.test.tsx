@@ -9,7 +9,7 @@ import type { EntryList, ListOptions, LogEntry } from '../api/entry-types';
 import { HEAD_ENTRIES } from '../device-copy/copy-database';
 import { openDeviceCopy } from '../device-copy/copy-store';
 import { readCopyEarly } from '../device-copy/early-read';
-import { OUTBOX_CHANNEL } from '../outbox/deliver';
+import { OUTBOX_CHANNEL } from '../outbox/outbox-channel';
 import { Logbook } from './logbook';
 import { loadClientCode } from '../api/client-code';
 
@@ -97,7 +97,7 @@ describe('a visit with the device copy', () => {
 
     // Another tab delivered a sign: the list is read whole again.
     const channel = new BroadcastChannel(OUTBOX_CHANNEL);
-    channel.postMessage('changed');
+    channel.postMessage({ from: 'another tab', delivered: [{ key: 'k', name: 'Cy', message: 'm' }], refused: [] });
     channel.close();
     await waitFor(() => expect(reads.started).toHaveLength(2));
     expect(listEntries.mock.calls[1]?.[0]?.since).toBeUndefined();

@@ -1,11 +1,12 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { listenForAnnouncements } from '@/components/announcements/page-announcement';
 import { LOGBOOK_TITLE } from '@/content/logbook-title';
 import { useSignLogbook, type NewEntry } from '../api/sign-logbook';
 import { useClientReady } from '../api/use-client-ready';
 import { useLogEntries } from '../api/use-log-entries';
 import { OwnSigns } from '../live/own-signs';
-import type { OutboxDeliveryError } from '../outbox/deliver';
-import type { OutboxItem } from '../outbox/plain-request';
+import type { OutboxDeliveryError } from '../outbox/delivery-error';
+import type { SignNote } from '../outbox/sign-news';
 import { useOutbox } from '../outbox/use-outbox';
 import { STATUS } from '../status/messages';
 import { notSignedReason } from '../status/reason';
@@ -41,11 +42,15 @@ export function Logbook() {
     setQuietSince((count) => count + 1);
   }, []);
 
+  // What is shown outside the logbook (a new version's prompt) is said here too: the page has one live region.
+  useEffect(() => listenForAnnouncements(say), [say]);
+
+  // Whoever delivered or refused a kept sign (this tab, another, the service worker), every tab says so the same way.
   const onDelivered = useCallback(
-    (items: readonly OutboxItem[]) => {
-      for (const item of items) expectOwn(item);
+    (signs: readonly SignNote[]) => {
+      for (const sign of signs) expectOwn(sign);
       // The fields keep a waiting sign's text until it is stored.
-      setFields((now) => (items.some((item) => same(item, now)) ? EMPTY : now));
+      setFields((now) => (signs.some((sign) => same(sign, now)) ? EMPTY : now));
       say(STATUS.sent);
       reload();
     },

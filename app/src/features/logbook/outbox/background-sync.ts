@@ -1,4 +1,5 @@
-import { deliverOutbox, withOutboxLock } from './deliver';
+import { env } from '@/config/env';
+import { deliverOutbox, deliveryTimeoutMs, withOutboxLock } from './deliver';
 import { openOutbox } from './outbox-store';
 
 /** The Background Sync tag the page registers and the service worker's `sync` event answers. */
@@ -8,12 +9,13 @@ export const OUTBOX_SYNC_TAG = 'logbook-outbox';
  * Sends the signs waiting in the device's outbox, for the service worker's `sync` event:
  * `if (event.tag === OUTBOX_SYNC_TAG) event.waitUntil(drainLogbookOutbox())`. It replays the stored requests
  * with `fetch` (no wasm), under the same Web Lock as the page's tabs, and rejects while signs are still waiting,
- * so the browser tries the sync again later. Refused signs are dropped; the page reports them.
+ * so the browser tries the sync again later. A sign the server refuses leaves the outbox; its refusal is kept, and
+ * the open tabs (told over the outbox's channel) or else the next visit report it, once.
  */
 export async function drainLogbookOutbox(): Promise<void> {
   const store = await openOutbox();
   if (store === null) return;
-  const report = await withOutboxLock(() => deliverOutbox(store, (url, init) => fetch(url, init)));
+  const report = await withOutboxLock(() => deliverOutbox(store, (url, init) => fetch(url, init), deliveryTimeoutMs(env.requestTimeoutMs)));
   if (report.waiting > 0) throw new Error(`${report.waiting} sign(s) still waiting to be sent`);
 }
 

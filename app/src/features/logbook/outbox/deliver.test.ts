@@ -1,10 +1,18 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { deliverOutbox, OUTBOX_CHANNEL, OutboxDeliveryError, withOutboxLock } from './deliver';
+import { rustConstant, rustIntegers } from '@/testing/rust-constant';
+import signingRs from '../../../../../core/src/rest/signing.rs?raw';
+import { deliverOutbox, deliveryTimeoutMs, RESENDABLE_STATUSES, withOutboxLock } from './deliver';
+import { OutboxDeliveryError } from './delivery-error';
+import { OUTBOX_CHANNEL, THIS_CONTEXT } from './outbox-channel';
 import { openOutbox, type OutboxStore } from './outbox-store';
 import type { OutboxItem } from './plain-request';
 import { couldNotReachServer } from './queueable';
+import { noteOf, type RefusedSign } from './sign-news';
+
+/** A deadline no test reaches but the one about deadlines. */
+const NO_DEADLINE = 60_000;
 
 function item(key: string, savedAt: number): OutboxItem {
   return {
@@ -60,13 +68,14 @@ describe('deliverOutbox', () => {
     await store.put(item('b', 2));
     await store.put(item('a', 1));
     const fetcher = vi.fn(() => Promise.resolve(new Response('', { status: 201 })));
-    const report = await deliverOutbox(store, fetcher);
-    expect(report.delivered.map((one) => one.key)).toEqual(['a', 'b']);
+    const report = await deliverOutbox(store, fetcher, NO_DEADLINE);
+    expect(report.delivered).toEqual([noteOf(item('a', 1)), noteOf(item('b', 2))]);
     expect(report.waiting).toBe(0);
-    expect(fetcher.mock.calls).toEqual([
-      [item('a', 1).request.url, { method: 'POST', headers: item('a', 1).request.headers, body: item('a', 1).request.body }],
-      [item('b', 2).request.url, { method: 'POST', headers: item('b', 2).request.headers, body: item('b', 2).request.body }],
-    ]);
+    const sent = (one: OutboxItem) => [
+      one.request.url,
+      { method: 'POST', headers: one.request.headers, body: one.request.body, signal: expect.any(AbortSignal) as AbortSignal },
+    ];
+    expect(fetcher.mock.calls).toEqual([sent(item('a', 1)), sent(item('b', 2))]);
     expect(await store.all()).toEqual([]);
   });
 
@@ -74,7 +83,7 @@ describe('deliverOutbox', () => {
     await store.put(item('a', 1));
     await store.put(item('b', 2));
     const fetcher = vi.fn(() => Promise.resolve(new Response('', { status })));
-    const report = await deliverOutbox(store, fetcher);
+    const report = await deliverOutbox(store, fetcher, NO_DEADLINE);
     expect(report).toEqual({ delivered: [], refused: [], waiting: 2 });
     expect(fetcher).toHaveBeenCalledTimes(1);
     expect((await store.all()).map((one) => one.key)).toEqual(['a', 'b']);
@@ -82,26 +91,57 @@ describe('deliverOutbox', () => {
 
   it('keeps the signs after a network failure', async () => {
     await store.put(item('a', 1));
-    const report = await deliverOutbox(store, () => Promise.reject(new TypeError('Failed to fetch')));
+    const report = await deliverOutbox(store, () => Promise.reject(new TypeError('Failed to fetch')), NO_DEADLINE);
     expect(report.waiting).toBe(1);
     expect(await store.all()).toHaveLength(1);
   });
 
-  it.each([400, 401, 409, 500])('drops a sign answered %i with an error naming the server code, and goes on', async (status) => {
+  it.each([400, 401, 409, 500])('drops a sign answered %i, keeps the refusal to report, and goes on', async (status) => {
     await store.put(item('a', 1));
     await store.put(item('b', 2));
     const fetcher = vi
       .fn<() => Promise<Response>>()
       .mockResolvedValueOnce(new Response(JSON.stringify({ code: '42501', message: 'denied' }), { status }))
       .mockResolvedValueOnce(new Response('', { status: 201 }));
-    const report = await deliverOutbox(store, fetcher);
+    const report = await deliverOutbox(store, fetcher, NO_DEADLINE);
     expect(report.delivered.map((one) => one.key)).toEqual(['b']);
-    expect(report.refused).toHaveLength(1);
-    const error = report.refused[0]?.error;
-    expect(error).toBeInstanceOf(OutboxDeliveryError);
-    expect([error?.code, error?.status, error?.message, error?.idempotencyKey]).toEqual(['42501', status, 'denied', 'a']);
+    const refused: RefusedSign = { ...noteOf(item('a', 1)), refusal: { status, code: '42501', message: 'denied' } };
+    expect(report.refused).toEqual([refused]);
     expect(await store.all()).toEqual([]);
+    // Kept for a page to report, across a reopen (the service worker refused it; the next visit says so).
+    expect(await (await openOutbox())?.refusals()).toEqual([refused]);
+    await store.forgetRefusal('a');
+    expect(await store.refusals()).toEqual([]);
   });
+
+  it('names a refusal by its status when the answer is not PostgREST\'s', async () => {
+    await store.put(item('a', 1));
+    const report = await deliverOutbox(store, () => Promise.resolve(new Response('<h1>Forbidden</h1>', { status: 403 })), NO_DEADLINE);
+    expect(report.refused.map((one) => one.refusal)).toEqual([{ status: 403, code: 'http_error', message: 'HTTP 403' }]);
+  });
+
+  it('gives up on a request with no answer by the deadline, and keeps the sign waiting', async () => {
+    await store.put(item('a', 1));
+    await store.put(item('b', 2));
+    // A stalled connection: no answer, ever, unless the request is aborted.
+    const aborted = vi.fn();
+    const fetcher = vi.fn(
+      (_url: string, init: RequestInit) =>
+        new Promise<Response>((_resolve, reject) =>
+          init.signal?.addEventListener('abort', () => {
+            aborted(init.signal?.reason);
+            reject(init.signal?.reason as Error);
+          }),
+        ),
+    );
+    const started = Date.now();
+    expect(await deliverOutbox(store, fetcher, 200)).toEqual({ delivered: [], refused: [], waiting: 2 });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+    expect(fetcher).toHaveBeenCalledTimes(1);
+    expect(aborted).toHaveBeenCalledWith(expect.objectContaining({ name: 'TimeoutError' }));
+    expect((await store.all()).map((one) => one.key)).toEqual(['a', 'b']);
+  });
+
 
   it('does not send a sign another tab delivered meanwhile', async () => {
     await store.put(item('a', 1));
@@ -110,7 +150,7 @@ describe('deliverOutbox', () => {
       await store.remove('b');
       return new Response('', { status: 201 });
     });
-    const report = await deliverOutbox(store, fetcher);
+    const report = await deliverOutbox(store, fetcher, NO_DEADLINE);
     expect(report.delivered.map((one) => one.key)).toEqual(['a']);
     expect(fetcher).toHaveBeenCalledTimes(1);
   });
@@ -145,20 +185,42 @@ describe('openOutbox', () => {
 });
 
 describe('withOutboxLock', () => {
-  it('tells the other tabs only about a round that delivered or refused a sign', async () => {
+  it('tells the other tabs what a round delivered and refused, and nothing about a round that did neither', async () => {
     const heard = vi.fn();
     const channel = new BroadcastChannel(OUTBOX_CHANNEL);
-    channel.onmessage = heard;
+    channel.onmessage = (event: MessageEvent<unknown>) => {
+      heard(event.data);
+    };
     try {
       // Every tab runs a round as it opens: an empty one must not make every tab read the list again.
       await withOutboxLock(() => Promise.resolve({ delivered: [], refused: [], waiting: 0 }));
       await withOutboxLock(() => Promise.resolve({ delivered: [], refused: [], waiting: 2 }));
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(heard).not.toHaveBeenCalled();
-      await withOutboxLock(() => Promise.resolve({ delivered: [item('a', 1)], refused: [], waiting: 0 }));
+      const refused: RefusedSign = { ...noteOf(item('b', 2)), refusal: { status: 401, code: '42501', message: 'denied' } };
+      await withOutboxLock(() => Promise.resolve({ delivered: [noteOf(item('a', 1))], refused: [refused], waiting: 1 }));
       await vi.waitFor(() => expect(heard).toHaveBeenCalledTimes(1));
+      // The sign's key and text, not its request (which holds the page's key).
+      expect(heard).toHaveBeenCalledWith({ from: THIS_CONTEXT, delivered: [{ key: 'a', name: 'na', message: 'm' }], refused: [refused] });
     } finally {
       channel.close();
     }
+  });
+});
+
+describe('the delivery', () => {
+  it('resends after the same statuses as the client (core/src/rest/signing.rs), which the worker cannot ask', () => {
+    expect([...RESENDABLE_STATUSES].sort()).toEqual(rustIntegers(rustConstant(signingRs, 'RESENDABLE_STATUSES')).sort());
+  });
+
+  it('waits as long as the page\'s requests: the configured timeout, else the client\'s 30 s', () => {
+    expect(deliveryTimeoutMs(undefined)).toBe(30_000);
+    expect(deliveryTimeoutMs(2_500)).toBe(2_500);
+  });
+
+  it('reports a refusal as the client reports its errors', () => {
+    const error = new OutboxDeliveryError({ key: 'k', name: 'n', message: 'm', refusal: { status: 401, code: '42501', message: 'denied' } });
+    expect(error).toBeInstanceOf(Error);
+    expect([error.name, error.code, error.status, error.message, error.idempotencyKey]).toEqual(['LogbookError', '42501', 401, 'denied', 'k']);
   });
 });

@@ -3,6 +3,10 @@ export const STATUS = {
   loading: 'Loading entries…',
   noEntries: 'No entries yet.',
   offline: 'Offline: showing the entries kept on this device.',
+  /** The read failed and nothing is shown: not "No entries yet.", which would say nobody has signed. */
+  notLoaded: 'The entries could not be loaded.',
+  /** The same while the browser says it is offline. */
+  offlineNothingKept: 'Offline: no entries are kept on this device.',
   signing: 'Signing…',
   signed: 'Signed.',
   saved: 'Saved on this device: it will be sent when the connection returns.',

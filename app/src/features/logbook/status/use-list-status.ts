@@ -33,6 +33,7 @@ export function useListStatus({ read, count, fromDevice }: ListStatusInput): str
 export function listStatus({ read, count, fromDevice, online }: ListStatusInput & { readonly online: boolean }): string {
   if ((!online || read === 'failed') && fromDevice && count > 0) return STATUS.offline;
   if (read === 'loading' && count === 0) return STATUS.loading;
-  if (read !== 'loading' && count === 0) return STATUS.noEntries;
+  if (read === 'failed' && count === 0) return online ? STATUS.notLoaded : STATUS.offlineNothingKept;
+  if (read === 'loaded' && count === 0) return STATUS.noEntries;
   return '';
 }
