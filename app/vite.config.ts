@@ -4,6 +4,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig, loadEnv } from 'vite';
 import wasm from 'vite-plugin-wasm';
 import { deferManifestLink } from './build/defer-manifest-link.ts';
+import { inlineEarlyPaint } from './build/inline-early-paint.ts';
 import { precompress } from './build/precompress.ts';
 import { preloadLogbook } from './build/preload-logbook.ts';
 import { prerenderLogbook } from './build/prerender-logbook.ts';
@@ -23,6 +24,8 @@ export default defineConfig(({ mode }) => {
       wasm(),
       react(),
       prerenderTeaser(),
+      // Before productionPage, whose Content-Security-Policy allows the inline script by its hash.
+      inlineEarlyPaint({ logbookOpen }),
       productionPage({ clientPackageDir }),
       prerenderLogbook({ logbookOpen }),
       preloadLogbook({ logbookOpen }),

@@ -1,6 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { contentSecurityPolicy, socketOrigin } from './csp.ts';
+import { createHash } from 'node:crypto';
+import { contentSecurityPolicy, inlineScriptHashes, socketOrigin } from './csp.ts';
 
 /** The policy as a map of directive name to its sources. */
 function directives(policy: string): Record<string, string[]> {
@@ -41,6 +42,12 @@ describe('contentSecurityPolicy', () => {
     ]);
   });
 
+  it('allows inline scripts by their hashes only', () => {
+    const policy = contentSecurityPolicy(null, ["'sha256-abc='"]);
+    expect(directives(policy)['script-src']).toEqual(["'self'", "'wasm-unsafe-eval'", "'sha256-abc='"]);
+    expect(policy).not.toMatch(/unsafe-inline/);
+  });
+
   it('never allows inline code or eval', () => {
     const policy = contentSecurityPolicy('http://127.0.0.1:54321');
     expect(policy).not.toMatch(/unsafe-inline|'unsafe-eval'|\*|(https?|wss?):(?!\/\/127\.0\.0\.1:54321)/);
@@ -55,5 +62,20 @@ describe('socketOrigin', () => {
 
   it('refuses an origin that is not HTTP(S)', () => {
     expect(() => socketOrigin('ftp://example.com')).toThrow('the backend origin is not HTTP(S): ftp://example.com');
+  });
+});
+
+describe('inlineScriptHashes', () => {
+  const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+
+  it("hashes each inline script's text as written, in order, and no script with a src", () => {
+    const html =
+      '<head><script id="a" data-x="1">let a = "é";\n</script><script type="module" crossorigin src="/assets/index.js"></script>' +
+      '<script>b()</script></head>';
+    expect(inlineScriptHashes(html)).toEqual([sha256('let a = "é";\n'), sha256('b()')]);
+  });
+
+  it('finds none in a page without inline scripts', () => {
+    expect(inlineScriptHashes('<script src="/a.js"></script><p>no script</p>')).toEqual([]);
   });
 });

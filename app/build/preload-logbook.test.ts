@@ -48,8 +48,16 @@ function transform(html: string, logbookOpen: boolean, built: Bundle = bundle())
 }
 
 const INDEX_HTML =
-  '<html><head>\n<script type="module" crossorigin src="/assets/index.js"></script>\n' +
+  '<html><head>\n<script id="geocache-early-paint">(function(){})();</script>\n' +
+  '<script type="module" crossorigin src="/assets/index.js"></script>\n' +
   '<link rel="modulepreload" crossorigin href="/assets/page-config.js">\n</head><body></body></html>';
+
+/** The space-separated list in one of the inline script's attributes. */
+function listed(html: string, attribute: string): string[] {
+  const value = new RegExp(`<script id="geocache-early-paint"[^>]*\\s${attribute}="([^"]*)"`).exec(html)?.[1];
+  if (value === undefined) throw new Error(`no ${attribute} on the inline script`);
+  return value.split(' ');
+}
 
 describe('preload-logbook', () => {
   it("names the first entries' chunks, each after the chunks it imports, and their .wasm; nothing loaded later", () => {
@@ -59,18 +67,22 @@ describe('preload-logbook', () => {
     });
   });
 
-  it('links them from index.html, the .wasm as the client fetches it, leaving out what the page already names', () => {
+  it("lists them on the inline script's element, leaving out what the page already names; its text untouched", () => {
     const html = transform(INDEX_HTML, true);
-    expect(html).toContain('<link rel="preload" as="fetch" type="application/wasm" crossorigin href="/assets/geocache_client_bg-abc.wasm">');
-    for (const file of ['copy', 'prefetch', 'pkg-logbook', 'client']) {
-      expect(html).toContain(`<link rel="modulepreload" crossorigin href="/assets/${file}.js">`);
-    }
-    expect(html.match(/page-config\.js/g)).toHaveLength(1);
+    expect(listed(html, 'data-first-visit-wasm')).toEqual(['/assets/geocache_client_bg-abc.wasm']);
+    expect(listed(html, 'data-first-visit-scripts')).toEqual(['/assets/copy.js', '/assets/prefetch.js', '/assets/pkg-logbook.js', '/assets/client.js']);
+    // Its hash in the Content-Security-Policy covers the text only.
+    expect(html).toContain('>(function(){})();</script>');
     // Loaded once the first entries are painted (main.tsx): a hint would download them before.
     for (const file of ['render-app', 'logbook', 'jsx-runtime', 'register-service-worker']) expect(html).not.toContain(`/assets/${file}.js`);
     // The live entries' client is fetched after the first entries, never ahead of them.
     expect(html).not.toMatch(/geocache_live_bg|live-code|pkg-live/);
-    expect(html.indexOf('geocache_client_bg')).toBeLessThan(html.indexOf('</head>'));
+    // Nothing is linked from the page itself: a repeat visit paints its kept entries without them.
+    expect(html).not.toMatch(/<link[^>]*(geocache_client_bg|prefetch|client\.js)/);
+  });
+
+  it('fails the build when the page has no inline script to list them on', () => {
+    expect(() => transform(INDEX_HTML.replace(' id="geocache-early-paint"', ''), true)).toThrow(/no <script id="geocache-early-paint">/);
   });
 
   it('leaves the teaser alone', () => {

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import type { IndexHtmlTransformContext, Plugin } from 'vite';
+import { INLINE_SCRIPT_ID } from './inline-early-paint.ts';
 
 type OutputBundle = NonNullable<IndexHtmlTransformContext['bundle']>;
 
@@ -54,10 +55,15 @@ export function firstEntriesFiles(bundle: OutputBundle, modules: readonly string
   return { scripts, wasm: wasm.filter(loaded).sort() };
 }
 
+/** A file name that goes into an attribute's space-separated list as it is. */
+const PLAIN_PATH = /^[\w./-]+$/;
+
 /**
- * `vite build` with the logbook open: links everything the first entries need from index.html (modulepreload for
- * the scripts, a fetch preload for the .wasm, matching the client's own `fetch`), so the browser asks for all of
- * it while it reads the page, not one round trip after another. Files index.html already names are left out.
+ * `vite build` with the logbook open: lists everything the first entries need on the inline script's element
+ * (inline-early-paint.ts), which asks for it at once when the device has no entries of its own to paint (a first
+ * visit): modulepreload for the scripts, a fetch preload for the .wasm, matching the client's own `fetch`. A repeat
+ * visit paints the kept entries first and loads these afterwards. Attributes are not part of the script's hash in the
+ * Content-Security-Policy, so this runs after it is written. Files index.html already names are left out.
  */
 export function preloadLogbook({ logbookOpen }: { logbookOpen: boolean }): Plugin {
   let base = '/';
@@ -73,12 +79,16 @@ export function preloadLogbook({ logbookOpen }: { logbookOpen: boolean }): Plugi
         if (!logbookOpen) return html;
         if (context.bundle === undefined) throw new Error('preload-logbook: index.html was transformed without the build\'s bundle.');
         const { scripts, wasm } = firstEntriesFiles(context.bundle);
-        const named = (file: string) => html.includes(`"${base}${file}"`);
-        const links = [
-          ...wasm.filter((file) => !named(file)).map((file) => `<link rel="preload" as="fetch" type="application/wasm" crossorigin href="${base}${file}">`),
-          ...scripts.filter((file) => !named(file)).map((file) => `<link rel="modulepreload" crossorigin href="${base}${file}">`),
-        ];
-        return html.replace('</head>', () => `${links.map((link) => `  ${link}\n`).join('')}</head>`);
+        const unnamed = (file: string) => !html.includes(`"${base}${file}"`);
+        const list = (files: string[]) => {
+          const paths = files.filter(unnamed).map((file) => `${base}${file}`);
+          const odd = paths.find((path) => !PLAIN_PATH.test(path));
+          if (odd !== undefined) throw new Error(`preload-logbook: ${odd} cannot be listed in an attribute as it is.`);
+          return paths.join(' ');
+        };
+        const tag = `<script id="${INLINE_SCRIPT_ID}">`;
+        if (!html.includes(tag)) throw new Error(`preload-logbook: index.html has no ${tag} to list the first visit's files on.`);
+        return html.replace(tag, () => `<script id="${INLINE_SCRIPT_ID}" data-first-visit-scripts="${list(scripts)}" data-first-visit-wasm="${list(wasm)}">`);
       },
     },
   };

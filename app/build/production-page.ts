@@ -2,7 +2,7 @@ import type { Plugin } from 'vite';
 import { readRequestTimeout } from '../src/config/request-timeout.ts';
 import { ANON_KEY_VARIABLE, PUBLISHABLE_KEY_VARIABLE, readSupabaseKey } from '../src/config/supabase-key.ts';
 import { clientConfigError } from './client-config.ts';
-import { contentSecurityPolicy } from './csp.ts';
+import { contentSecurityPolicy, inlineScriptHashes } from './csp.ts';
 import { secretKeyProblem } from './secret-key.ts';
 
 const CHARSET_META = /<meta\s+charset=[^>]*>/i;
@@ -20,7 +20,8 @@ export interface ProductionPageOptions {
  * or a key that would give every visitor full rights (a secret or service-role key), stop the build.
  */
 export function productionPage({ clientPackageDir }: ProductionPageOptions): Plugin {
-  let policy = '';
+  let backendOrigin: string | null = null;
+  let info: (message: string) => void = () => undefined;
   return {
     name: 'geocache:production-page',
     apply: 'build',
@@ -37,10 +38,10 @@ export function productionPage({ clientPackageDir }: ProductionPageOptions): Plu
       if (!key.ok) throw new Error(`geocache: ${key.error.message}`);
       const configError = await clientConfigError(clientPackageDir, supabaseUrl, key.key);
       // The client accepted the URL, so it parses: connections go to its origin.
-      const backendOrigin = configError === null ? new URL(supabaseUrl).origin : null;
-      policy = contentSecurityPolicy(backendOrigin);
+      backendOrigin = configError === null ? new URL(supabaseUrl).origin : null;
 
       const { logger } = config;
+      info = (message) => logger.info(message);
       if (configError !== null && logbookOpen) {
         logger.warn(
           `geocache: the logbook is open (VITE_LOGBOOK_OPEN=true) but its client rejects the configuration: ${configError}\n` +
@@ -61,9 +62,11 @@ export function productionPage({ clientPackageDir }: ProductionPageOptions): Plu
         logger.info(`geocache: the logbook is closed (teaser only); before opening it, fix its configuration: ${requestTimeout.error.message}`);
       }
       logger.info(`geocache: logbook ${logbookOpen ? 'open' : 'closed (teaser)'}; backend ${backendOrigin ?? 'none'}`);
-      logger.info(`geocache: Content-Security-Policy: ${policy}`);
     },
+    // After the plugins that write inline scripts into the page (listed before this one), so their hashes are known.
     transformIndexHtml(html) {
+      const policy = contentSecurityPolicy(backendOrigin, inlineScriptHashes(html));
+      info(`geocache: Content-Security-Policy: ${policy}`);
       // Right after <meta charset>, before every script, style and icon: a policy applies only to what follows it.
       if (!CHARSET_META.test(html)) throw new Error('index.html has no <meta charset>; the Content-Security-Policy goes right after it.');
       if (/["&<>]/.test(policy)) throw new Error(`the Content-Security-Policy cannot be written into an attribute as is: ${policy}`);

@@ -4,6 +4,7 @@
 // loaded logbook, and the client's own configuration errors printed as build warnings.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -99,10 +100,13 @@ describe('npm run build with a hosted project configured and the logbook open', 
     assert.ok(output.includes(`geocache: logbook open; backend ${BACKEND}`), output.join('\n'));
   });
 
-  test('the Content-Security-Policy allows own scripts, wasm compilation and the backend origin (HTTPS and WSS) only', () => {
+  test('the Content-Security-Policy allows own scripts, the one inline script by its hash, wasm compilation and the backend origin (HTTPS and WSS) only', () => {
+    const inline = [...html.matchAll(/<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((match) => match[1] ?? '');
+    assert.equal(inline.length, 1, 'the open logbook has one inline script');
+    const hash = `'sha256-${createHash('sha256').update(inline[0] ?? '', 'utf8').digest('base64')}'`;
     assert.deepEqual(policyOf(html), {
       'default-src': ["'none'"],
-      'script-src': ["'self'", "'wasm-unsafe-eval'"],
+      'script-src': ["'self'", "'wasm-unsafe-eval'", hash],
       'style-src': ["'self'"],
       'img-src': ["'self'", 'data:'],
       'font-src': ["'self'"],
@@ -191,12 +195,12 @@ describe('npm run build with a hosted project configured and the logbook open', 
     for (const name of assets) assert.match(name, /^[\w.-]+-[\w-]{8}\.(js|css|wasm)(\.br|\.gz)?$/, name);
   });
 
-  test('index.html names the wasm client only in its preload; the scripts it loads up front never do', async () => {
-    // The open logbook's index.html asks for the .wasm while the page loads (app/build/preload-logbook.ts); the
-    // scripts loaded up front (the teaser's as well) never load it themselves.
-    const preload = html.match(/<link rel="preload" as="fetch" type="application\/wasm" crossorigin href="\/assets\/geocache_client_bg-[\w-]{8}\.wasm">/);
-    assert.ok(preload, 'index.html preloads the wasm client');
-    assert.doesNotMatch(html.replace(preload[0], ''), /\.wasm|geocache_client/);
+  test("index.html names the wasm client only in its inline script's list for a first visit; the scripts it loads up front never do", async () => {
+    // The open logbook's inline script asks for the .wasm on a first visit, while the page loads
+    // (app/build/preload-logbook.ts); the scripts loaded up front (the teaser's as well) never load it themselves.
+    const listed = html.match(/ data-first-visit-wasm="\/assets\/geocache_client_bg-[\w-]{8}\.wasm"/);
+    assert.ok(listed, 'the inline script lists the wasm client');
+    assert.doesNotMatch(html.replace(listed[0], ''), /[\w-]+\.wasm"|geocache_client_bg/);
     const entry = manifest['index.html'];
     assert.ok(entry?.isEntry, 'the manifest names index.html as the entry');
     /** @type {Set<string>} every chunk loaded up front: the entry and its static imports, transitively */
@@ -262,6 +266,10 @@ describe('vite build reports the client\'s own configuration errors', () => {
       output.join('\n'),
     );
     assert.ok(existsSync(path.join(outDir, 'index.html')));
+    // The teaser paints nothing from the device: no inline script, and none allowed.
+    const teaser = await readFile(path.join(outDir, 'index.html'), 'utf8');
+    assert.doesNotMatch(teaser, /<script(?![^>]*\ssrc=)[^>]*>/);
+    assert.deepEqual(policyOf(teaser)['script-src'], ["'self'", "'wasm-unsafe-eval'"]);
   });
 });
 

@@ -131,7 +131,8 @@ test.describe('before the wasm client or React has arrived', () => {
     await page.reload();
     await expect(logbook.entries).toHaveCount(1);
     await expect(logbook.entries.first()).toContainText('Kept here');
-    expect(held).toBe(1);
+    // Asked for once the kept entry is shown.
+    await expect.poll(() => held).toBe(1);
     await expect(logbook.name).toBeDisabled();
     await expect(logbook.submit).toBeDisabled();
     expect(reads).toEqual([]);
@@ -141,6 +142,69 @@ test.describe('before the wasm client or React has arrived', () => {
     await expect(logbook.submit).toBeEnabled();
     await expect.poll(() => reads.length).toBeGreaterThan(0);
     await expect(logbook.entries).toHaveCount(1);
+  });
+
+  test("a repeat visit paints the kept entries from the served page's inline script before any script file has loaded", async ({ page }) => {
+    const logbook = logbookPage(page);
+    await page.goto('/');
+    await sign(page, { name: 'Ada', message: 'Painted by the page itself' });
+    await expect(logbook.entries).toHaveCount(1);
+    await expect.poll(() => keptCount(page)).toBe(1);
+
+    // Every script file is held: whatever shows the entry now is the HTML's own inline script.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const held: string[] = [];
+    await page.route(
+      (url) => url.pathname.endsWith('.js'),
+      async (route) => {
+        held.push(new URL(route.request().url()).pathname);
+        await released;
+        await route.continue();
+      },
+    );
+    // The load event waits for the held entry script.
+    await page.reload({ waitUntil: 'commit' });
+    await expect(logbook.entries).toHaveCount(1);
+    await expect(logbook.entries.first()).toContainText('Painted by the page itself');
+    await expect(logbook.name).toBeDisabled();
+    expect(held.length).toBeGreaterThan(0);
+    expect(await page.evaluate(() => performance.getEntriesByName('geocache:kept-entries-painted').length)).toBe(1);
+    // A repeat visit asks for none of a first visit's files before its entries are shown.
+    await expect(page.locator('link[rel="preload"][href$=".wasm"], link[rel="modulepreload"][href*="/prefetch-entries-"]')).toHaveCount(0);
+
+    release();
+    await expect(logbook.name).toBeEnabled();
+    await expect(logbook.entries).toHaveCount(1);
+    await expect(logbook.entries.first()).toContainText('Painted by the page itself');
+  });
+
+  test.describe('on a host whose own policy blocks the inline script', () => {
+    test.use({ expectCspViolations: true });
+
+    test('the entry script reads and paints the kept entries itself', async ({ page, record }) => {
+      const logbook = logbookPage(page);
+      await page.goto('/');
+      await sign(page, { name: 'Ada', message: 'Painted without the inline script' });
+      await expect.poll(() => keptCount(page)).toBe(1);
+
+      // The served page's policy without the inline script's hash, as a host's stricter header would leave it.
+      await page.route(
+        (url) => url.pathname === '/',
+        async (route) => {
+          const response = await route.fetch();
+          const body = (await response.text()).replace(/ 'sha256-[\w+/=]+'/g, '');
+          await route.fulfill({ response, body });
+        },
+      );
+      await page.reload();
+      await expect(logbook.entries).toHaveCount(1);
+      await expect(logbook.entries.first()).toContainText('Painted without the inline script');
+      await expect(logbook.name).toBeEnabled();
+      expect(record.cspViolations.some((violation) => violation.startsWith('script-src-elem blocked inline'))).toBe(true);
+      expect(await page.evaluate(() => 'geocacheEarlyPaint' in window)).toBe(false);
+      expect(await page.evaluate(() => performance.getEntriesByName('geocache:kept-entries-painted').length)).toBe(1);
+    });
   });
 
   test('a repeat visit paints the kept entries before React has loaded, and React takes over the same cards', async ({ page }) => {

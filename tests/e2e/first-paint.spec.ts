@@ -113,11 +113,13 @@ test.describe('the production build', () => {
     expect(record.pageErrors).toEqual([]);
   });
 
-  test("index.html hints only at what the first entries need; the manifest and the worker come once they're painted", async ({ page, stack }) => {
+  test("a first visit asks at once for what the first entries need; the manifest and the worker come once they're painted", async ({ page, stack }) => {
     const served = await (await page.request.get('/')).text();
-    expect(served).toMatch(/<link rel="preload" as="fetch" type="application\/wasm" crossorigin href="\/assets\/geocache_client_bg-[\w-]{8}\.wasm">/);
-    expect(served).toMatch(/<link rel="modulepreload" crossorigin href="\/assets\/prefetch-entries-[\w-]{8}\.js">/);
-    expect(served).toMatch(/<link rel="modulepreload" crossorigin href="\/assets\/client-[\w-]{8}\.js">/);
+    // The served page's inline script lists them, and asks for them when the device has nothing to paint.
+    const inline = /<script id="geocache-early-paint" ([^>]*)>/.exec(served)?.[1] ?? '';
+    expect(inline).toMatch(/data-first-visit-wasm="\/assets\/geocache_client_bg-[\w-]{8}\.wasm"/);
+    expect(inline).toMatch(/data-first-visit-scripts="[^"]*\/assets\/prefetch-entries-[\w-]{8}\.js[^"]*"/);
+    expect(inline).toMatch(/data-first-visit-scripts="[^"]*\/assets\/client-[\w-]{8}\.js[^"]*"/);
     expect(served).not.toMatch(/render-app-|\/assets\/logbook-[\w-]{8}\.js|register-service-worker|rel="manifest"/);
 
     await seedEntries(stack.emulator, [{ name: 'Ada', message: 'Hello' }]);
@@ -137,6 +139,8 @@ test.describe('the production build', () => {
     page.on('request', (request) => fetched.push(pathOf(request.url())));
     await page.goto('/');
     await readAskedFor;
+    await expect(page.locator('link[rel="preload"][as="fetch"][type="application/wasm"][href^="/assets/geocache_client_bg-"]')).toHaveCount(1);
+    await expect(page.locator('link[rel="modulepreload"][href^="/assets/prefetch-entries-"]')).not.toHaveCount(0);
     // Time for anything that was not waiting to be asked for.
     await page.waitForTimeout(500);
     expect(fetched.filter((file) => /render-app-|\/assets\/logbook-[\w-]{8}\.js$|register-service-worker|workbox|manifest\.webmanifest|icon-/.test(file))).toEqual([]);

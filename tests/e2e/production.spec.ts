@@ -1,5 +1,6 @@
 // The production build in the browser: its Content-Security-Policy is in force (an injected inline script does
-// not run, eval is refused) yet lets the page do everything it needs (its own scripts and styles, compiling the
+// not run, eval is refused) yet lets the page do everything it needs (its own scripts and styles, its one inline
+// script, allowed by its hash, compiling the
 // wasm client, calling the backend), and the teaser never downloads the wasm client or the logbook's code.
 import { expect, logbookPage, sign, test } from './fixtures.ts';
 
@@ -17,11 +18,19 @@ async function pagePolicy(page: import('@playwright/test').Page): Promise<Record
 }
 
 test.describe('the open logbook', () => {
-  test('runs under a policy that allows its own scripts, wasm compilation and the backend only', async ({ page, stack }) => {
+  test('runs under a policy that allows its own scripts, its one inline script by its hash, wasm compilation and the backend only', async ({ page, stack }) => {
     await page.goto('/');
     await expect(logbookPage(page).heading).toBeVisible();
     const policy = await pagePolicy(page);
-    expect(policy['script-src']).toEqual(["'self'", "'wasm-unsafe-eval'"]);
+    const inline = await page.locator('script:not([src])').evaluateAll((scripts) => scripts.map((script) => script.textContent ?? ''));
+    expect(inline).toHaveLength(1);
+    const digest = await page.evaluate(async (text) => {
+      const bytes = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+      return btoa(String.fromCharCode(...bytes));
+    }, inline[0] ?? '');
+    expect(policy['script-src']).toEqual(["'self'", "'wasm-unsafe-eval'", `'sha256-${digest}'`]);
+    // The inline script ran under it: it left its work for the page's scripts.
+    expect(await page.evaluate(() => 'geocacheEarlyPaint' in window)).toBe(true);
     const backend = new URL(stack.emulator.url);
     expect(policy['connect-src']).toEqual(["'self'", backend.origin, `ws://${backend.host}`]);
     expect(policy['default-src']).toEqual(["'none'"]);

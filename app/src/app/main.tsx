@@ -3,6 +3,7 @@ import { LOGBOOK_TITLE } from '@/content/logbook-title';
 import type { EntryRows } from '@/features/logbook/api/entry-types';
 import { readCopyEarly } from '@/features/logbook/device-copy/early-read';
 import { plainRows } from '@/features/logbook/device-copy/plain-rows';
+import { earlyPaintOf } from '@/features/logbook/first-paint/early-paint-handle';
 import { paintFirstPage } from '@/features/logbook/first-paint/first-page';
 import { paintEntries, servedList } from '@/features/logbook/first-paint/paint-entries';
 import { linkManifest } from './link-manifest';
@@ -35,27 +36,46 @@ const paintBeforeReact = (rows: EntryRows, mark: string): boolean => {
     return false;
   }
   performance.mark(mark);
+  void awaitFrame();
+  return true;
+};
+
+/** Entries were just painted: React waits for the frame that shows them (entriesShown). */
+function awaitFrame(): Promise<void> {
   entriesShown = new Promise((resolve) => {
     requestAnimationFrame(() => setTimeout(resolve, 0));
     // A hidden tab draws no frames: React does not wait for one there.
     setTimeout(resolve, 100);
   });
-  return true;
-};
+  return entriesShown;
+}
 
-// The entries kept on this device, read before any other script has loaded (IndexedDB's own API, a few lines in
-// this entry script; compared here rather than through env so the teaser's build leaves it out), and painted as soon
-// as they are read. The logbook's read plans from this same copy (device-copy/early-read.ts).
+// The entries kept on this device, painted as soon as they are read. The production build's served page reads and
+// paints them in its inline script, while the parser is still reading the page (first-paint/early-paint.ts); where
+// that script did not run (the dev server, a host whose own policy blocks it), this entry script reads them first
+// thing (IndexedDB's own API, a few lines; compared here rather than through env so the teaser's build leaves it out).
+// The logbook's read plans from this same copy (device-copy/early-read.ts).
 let keptPainted: Promise<boolean> | null = null;
+/** Settles once the kept entries' frame is drawn, or at once when there are none: the visit's read starts then. */
+let keptShown: Promise<unknown> = Promise.resolve();
+/** The served page's inline script, where it ran (only a production build's prerendered logbook has one). */
+const early = import.meta.env.VITE_LOGBOOK_OPEN === 'true' && env.logbookOpen ? earlyPaintOf(window) : undefined;
 if (import.meta.env.VITE_LOGBOOK_OPEN === 'true' && env.logbookOpen) {
-  performance.mark('geocache:device-copy-read-started');
-  keptPainted = readCopyEarly().then((kept) => {
-    performance.mark('geocache:device-copy-read');
-    const painted = kept !== null && paintBeforeReact(plainRows(kept.entries), 'geocache:kept-entries-painted');
-    // Settled once the frame showing them is drawn: React's and the logbook's module evaluation, started when this
-    // settles, would otherwise run first and hold that frame back on a slow phone.
-    return painted ? (entriesShown ?? Promise.resolve()).then(() => true) : false;
-  });
+  if (early === undefined) {
+    performance.mark('geocache:device-copy-read-started');
+    keptPainted = readCopyEarly().then((kept) => {
+      performance.mark('geocache:device-copy-read');
+      const painted = kept !== null && paintBeforeReact(plainRows(kept.entries), 'geocache:kept-entries-painted');
+      // Settled once the frame showing them is drawn: React's and the logbook's module evaluation, started when this
+      // settles, would otherwise run first and hold that frame back on a slow phone.
+      return painted ? (entriesShown ?? Promise.resolve()).then(() => true) : false;
+    });
+  } else {
+    // The visit's read plans from the copy the inline script read: readCopyEarly takes it up.
+    void readCopyEarly();
+    keptPainted = early.then(({ painted }) => (painted ? awaitFrame().then(() => true) : false), () => false);
+    keptShown = keptPainted;
+  }
 }
 
 /**
@@ -73,13 +93,15 @@ if (env.logbookOpen || !root.firstElementChild) {
     // it lacks once the wasm client is ready (the logbook takes the read over when it renders). On a first visit its
     // first page is painted as soon as it is read. If the chunk fails, the logbook's own load (App.tsx) tries again
     // and reports it.
-    const read = import('@/features/logbook/api/prefetch-entries').then(
+    const read = keptShown.then(() => import('@/features/logbook/api/prefetch-entries')).then(
       ({ prefetchLogEntries }) => paintFirstPage(prefetchLogEntries(), (firstPage) => paintBeforeReact(firstPage, 'geocache:first-page-painted')),
       () => false,
     );
     // Nothing to wait for without a served list to paint into (a page the build did not prerender, the dev server),
-    // or with a configuration the client rejects (the read fails as soon as the client has loaded).
-    const readCanPaint = servedList(root) !== null && env.configError === null && env.supabaseUrl !== '' && env.supabaseKey !== '';
+    // or with a configuration the client rejects (the read fails as soon as the client has loaded). A list the inline
+    // script has painted into is served too.
+    const served = early !== undefined || servedList(root) !== null;
+    const readCanPaint = served && env.configError === null && env.supabaseUrl !== '' && env.supabaseKey !== '';
     if (keptPainted !== null && readCanPaint) firstEntries = untilFirstEntries({ kept: keptPainted, read });
   }
   void firstEntries.then(() => renderPage(root));

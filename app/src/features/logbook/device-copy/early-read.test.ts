@@ -35,6 +35,16 @@ describe('readCopyEarly', () => {
     expect(takeEarlyRead()).toBeUndefined();
   });
 
+  it("takes up the served page's inline script's read where it ran, instead of reading again", async () => {
+    const kept = { entries: [ann], count: 1, updatedAt: 5, reconciledAt: 4 };
+    // Nothing on the device: what is found can only come from the inline script.
+    vi.stubGlobal('geocacheEarlyPaint', Promise.resolve({ kept, painted: true }));
+    const { readCopyEarly, takeEarlyRead } = await earlyRead();
+    expect(await readCopyEarly()).toEqual(kept);
+    expect(await takeEarlyRead()).toEqual(kept);
+    expect(await databases()).toEqual([]);
+  });
+
   it('finds nothing on a device without a copy, and creates no database there', async () => {
     const { readCopyEarly } = await earlyRead();
     expect(await readCopyEarly()).toBeNull();

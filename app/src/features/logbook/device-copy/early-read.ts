@@ -1,3 +1,4 @@
+import { earlyPaintOf } from '../first-paint/early-paint-handle';
 import { COPY_DB, COPY_STORE, HEAD_KEY, WHOLE_KEY } from './copy-database';
 import { readHead, readWhole, type KeptHead } from './copy-layout';
 
@@ -5,15 +6,14 @@ let reading: Promise<KeptHead | null> | undefined;
 let found: KeptHead | null | undefined;
 
 /**
- * Reads the newest part of the copy kept on this device once (its head record: copy-database.ts), with IndexedDB's
- * own API (no library, so the page's entry script can hold it): main.tsx starts it before any other script has
- * loaded, paints what it finds, and the visit's read (api/visit-read.ts) plans from it instead of reading it again,
- * reading the rest of a longer copy only then. A copy of the older layout (one record) is read whole. Never
- * rejects: no IndexedDB, no copy yet, a layout this page does not know or an error all count as no copy. It creates
- * nothing: the copy store does that when it keeps one.
+ * The newest part of the copy kept on this device, read once per page: the served page's inline script read it
+ * already where it ran (first-paint/early-paint.ts), and main.tsx reads it here otherwise, before any other script
+ * has loaded. Whoever read it painted what it found, and the visit's read (api/visit-read.ts) plans from it instead
+ * of reading it again, reading the rest of a longer copy only then.
  */
 export function readCopyEarly(): Promise<KeptHead | null> {
-  reading ??= readCopy().then((copy) => (found = copy));
+  const early = typeof window === 'undefined' ? undefined : earlyPaintOf(window);
+  reading ??= (early === undefined ? readKeptHead() : early.then(({ kept }) => kept, () => null)).then((copy) => (found = copy));
   return reading;
 }
 
@@ -29,7 +29,13 @@ export function earlyReadFound(): KeptHead | null | undefined {
   return found;
 }
 
-function readCopy(): Promise<KeptHead | null> {
+/**
+ * Reads the head record of the copy kept on this device (copy-database.ts) with IndexedDB's own API (no library, so
+ * the page's inline script and entry script can hold it). A copy of the older layout (one record) is read whole.
+ * Never rejects: no IndexedDB, no copy yet, a layout this page does not know or an error all count as no copy. It
+ * creates nothing: the copy store does that when it keeps one.
+ */
+export function readKeptHead(): Promise<KeptHead | null> {
   return new Promise((resolve) => {
     if (typeof indexedDB === 'undefined') return resolve(null);
     let open: IDBOpenDBRequest;
