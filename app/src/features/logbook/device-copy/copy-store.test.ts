@@ -4,13 +4,16 @@ import { openDB } from 'idb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { COPY_DB, HEAD_ENTRIES, HEAD_KEY, REST_KEY, WHOLE_KEY } from './copy-database';
 import { keepCopy, openDeviceCopy, type DeviceCopy } from './copy-store';
+import { readFirstCards } from './first-cards';
 import type { KeptEntry } from './newest-first';
 
 beforeEach(() => {
   vi.stubGlobal('indexedDB', new IDBFactory());
+  localStorage.clear();
 });
 afterEach(() => {
   vi.unstubAllGlobals();
+  localStorage.clear();
 });
 
 /** `count` entries, newest first. */
@@ -151,6 +154,19 @@ describe('the device copy', () => {
     expect(await keepCopy(Promise.resolve(copy), entries(HEAD_ENTRIES + 9, 100), { updatedAt: 2, reconciledAt: 2 })).toBe(false);
     spy.mockRestore();
     expect(await copy?.read()).toEqual({ entries: before, updatedAt: 1, reconciledAt: 1 });
+    // The entries kept for the served page's first frame are still the copy's newest.
+    expect(readFirstCards()?.[0]).toEqual(before[0]);
+  });
+
+  it("keeps the copy's newest entries for the served page's first frame with every write", async () => {
+    const copy = await openDeviceCopy();
+    await copy?.replace(entries(3), { updatedAt: 1, reconciledAt: 1 });
+    expect(readFirstCards()).toEqual(entries(3));
+    await copy?.replace(entries(30, 10), { updatedAt: 2, reconciledAt: 2 });
+    expect(readFirstCards()).toEqual(entries(30, 10).slice(0, 10));
+    // The owner removed every entry: nothing is painted from the device.
+    await copy?.replace([], { updatedAt: 3, reconciledAt: 3 });
+    expect(readFirstCards()).toBeNull();
   });
 
   it('reads a copy kept by a page of the older layout (one record) and replaces it at the next write', async () => {

@@ -1,6 +1,7 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import { COPY_DB, HEAD_KEY, REST_KEY, WHOLE_KEY } from './copy-database';
 import { joinCopy, readWhole, splitCopy, type CopyTimes, type KeptCopy, type KeptHead, type StoredRest } from './copy-layout';
+import { keepFirstCards } from './first-cards';
 import { newestFirst, type KeptEntry } from './newest-first';
 
 export type { CopyTimes, KeptCopy } from './copy-layout';
@@ -73,6 +74,7 @@ export async function openDeviceCopy(): Promise<DeviceCopy | null> {
         requests.push(transaction.store.put(rest, REST_KEY));
         requests.push(transaction.store.delete(WHOLE_KEY));
         await Promise.all([...requests, transaction.done]);
+        keepFirstCards(plain);
       } catch (error) {
         // A request that failed on its own (one that could not be stored) leaves the others to commit: a head
         // without its rest. Aborting rolls all of them back, to the previous copy; their rejections are this one.

@@ -2,6 +2,7 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openDeviceCopy } from '../device-copy/copy-store';
+import { FIRST_CARDS_KEY } from '../device-copy/first-cards';
 import type { KeptEntry } from '../device-copy/newest-first';
 import { startEarlyPaint } from './early-paint';
 
@@ -33,10 +34,12 @@ function servedRoot(...children: HTMLElement[]): HTMLElement {
 
 beforeEach(() => {
   vi.stubGlobal('indexedDB', new IDBFactory());
+  localStorage.clear();
   servedRoot(servedLogbook());
 });
 afterEach(() => {
   vi.unstubAllGlobals();
+  localStorage.clear();
   document.head.replaceChildren();
   document.body.replaceChildren();
 });
@@ -65,6 +68,34 @@ describe('startEarlyPaint', () => {
     vi.restoreAllMocks();
     document.dispatchEvent(new Event('readystatechange'));
     expect((await painting).painted).toBe(true);
+    expect(cards()).toEqual(['First!']);
+  });
+
+  it('paints the entries kept for the first frame once the list is parsed, without waiting for the IndexedDB read', async () => {
+    localStorage.setItem(FIRST_CARDS_KEY, JSON.stringify({ entries: [bo, ann] }));
+    // An IndexedDB that never answers.
+    vi.stubGlobal('indexedDB', { open: () => ({}) });
+    const root = servedRoot();
+    vi.spyOn(document, 'readyState', 'get').mockReturnValue('loading');
+    const painting = startEarlyPaint(document, FILES);
+    root.append(servedLogbook());
+    vi.restoreAllMocks();
+    document.dispatchEvent(new Event('readystatechange'));
+    expect(cards()).toEqual(['<i>Second</i>', 'First!']);
+    expect(preloads()).toEqual([]);
+    let settled = false;
+    void painting.then(() => (settled = true));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The visit's read still needs the copy's head: the work settles with it.
+    expect(settled).toBe(false);
+  });
+
+  it('paints from the IndexedDB read when the entries for the first frame are not entries', async () => {
+    localStorage.setItem(FIRST_CARDS_KEY, JSON.stringify({ entries: [{ id: 'x' }] }));
+    await (await openDeviceCopy())?.replace([ann], { updatedAt: 5, reconciledAt: 4 });
+    // The copy's write kept its own: put the malformed ones back.
+    localStorage.setItem(FIRST_CARDS_KEY, JSON.stringify({ entries: [{ id: 'x' }] }));
+    expect((await startEarlyPaint(document, FILES)).painted).toBe(true);
     expect(cards()).toEqual(['First!']);
   });
 
