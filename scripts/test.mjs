@@ -189,14 +189,14 @@ const steps = [
   { id: 'conformance', title: 'Emulator conformance with @supabase/supabase-js (node --test)', action: command('node', '--experimental-websocket', '--test', 'tests/conformance/') },
   { id: 'postgres', title: 'Migration on PostgreSQL: roles, index, parity with the emulator (node --test)', action: postgresTests },
   { id: 'production-build', title: 'Production build: npm run build output, CSP, lazy wasm (node --test)', action: command('node', '--test', '--test-timeout=300000', 'tests/build/') },
-  // The two projects side by side: each test mostly waits (for retries, back-offs, a page server), and each project
-  // keeps its own port for the backend its production builds name, so they never share one.
+  // The projects side by side (tests/playwright.config.ts): each test mostly waits (for retries, back-offs, a page
+  // server), and each run keeps its own port for the backend its production builds name, so they never share one.
   {
     id: 'e2e',
     title: 'End-to-end (Playwright, Chromium; dev server and production build, side by side)',
     action: () =>
       runSideBySide(
-        ['production', 'dev'].map((project) => ({
+        ['production', 'dev', 'dev-faults'].map((project) => ({
           label: `end-to-end, ${project}`,
           command: 'node_modules/.bin/playwright',
           args: ['test', '--config', 'tests/playwright.config.ts', '--project', project, '--output', `tests/test-results/${project}`],

@@ -2,6 +2,8 @@ import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, chromiumPath } from '../scripts/lib/chromium.mjs';
 import type { PageServer } from './e2e/fixtures.ts';
 
+const FAULTS_SPEC = /\/faults\.spec\.ts$/;
+
 export default defineConfig<object, { pageServer: PageServer }>({
   testDir: './e2e',
   outputDir: './test-results',
@@ -23,8 +25,11 @@ export default defineConfig<object, { pageServer: PageServer }>({
   },
   // Every spec runs against the Vite dev server and against the production build (`vite build` + `vite preview`,
   // as `npm run build`/`npm run preview` make it); specs about one of them skip the other.
+  // The dev server's faults spec is a project of its own only so that `npm test` can run it beside the others: its
+  // tests mostly wait out the client's resend back-offs, and it is the longest file.
   projects: [
-    { name: 'dev', use: { pageServer: 'dev' } },
+    { name: 'dev', use: { pageServer: 'dev' }, testIgnore: FAULTS_SPEC },
+    { name: 'dev-faults', use: { pageServer: 'dev' }, testMatch: FAULTS_SPEC },
     { name: 'production', use: { pageServer: 'production' } },
   ],
 });
