@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { whenIdle } from '@/lib/when-idle';
 import { mergeNewer } from '../device-copy/catch-up';
 import { keepCopy, openDeviceCopy, type DeviceCopy, type KeptCopy } from '../device-copy/copy-store';
 import { earlyReadFound } from '../device-copy/early-read';
@@ -124,7 +125,10 @@ export function useLogEntries(): LogEntriesState {
           for (const list of passed) if (list !== all) release(list);
           setRead('loaded');
           const now = Date.now();
-          keepOnDevice(all.toArray(), { updatedAt: now, reconciledAt: now });
+          // Copying a long logbook out of wasm and into IndexedDB takes a while: the whole list is painted first.
+          whenIdle(() => {
+            if (current()) keepOnDevice(all.toArray(), { updatedAt: now, reconciledAt: now });
+          });
         }, (error: unknown) => {
           for (const list of passed) release(list);
           failed(error);

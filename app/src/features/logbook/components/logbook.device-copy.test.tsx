@@ -85,6 +85,18 @@ describe('a visit with the device copy', () => {
     });
   });
 
+  it('keeps a whole read on the device once the browser is idle after painting it', async () => {
+    const idle: (() => void)[] = [];
+    vi.stubGlobal('requestIdleCallback', (task: () => void) => idle.push(task));
+    listEntries.mockImplementation(() => Promise.resolve(fakeEntryList([bo, ann])));
+    render(<Logbook />);
+    await waitFor(() => expect(shownNames()).toEqual(['Bo', 'Ann']));
+    await waitFor(() => expect(idle.length).toBeGreaterThan(0));
+    expect(await (await openDeviceCopy())?.read()).toBeNull();
+    act(() => idle.splice(0).forEach((task) => task()));
+    await waitFor(async () => expect((await (await openDeviceCopy())?.read())?.entries.map((e) => e.id)).toEqual([2, 1]));
+  });
+
   it('keeps the caught-up copy shown while a later whole read arrives, then shows that read alone', async () => {
     await keep([bo, ann], Date.now() - 1000);
     const reads = fakeReads();

@@ -100,6 +100,8 @@ async function renderSubscribed(entries: LogEntry[], catchUp: LogEntry[] = []) {
   const view = render(<Logbook />);
   await waitFor(() => expect(shownNames()).toHaveLength(entries.length));
   listEntries.mockResolvedValueOnce(fakeEntryList(catchUp));
+  // The channel is joined once the browser is idle after the read (lib/when-idle.ts).
+  await waitFor(() => live());
   act(() => live().status?.('SUBSCRIBED'));
   await waitFor(() => expect(listEntries).toHaveBeenCalledTimes(2));
   await act(() => Promise.resolve());
@@ -111,6 +113,18 @@ function insert(row: unknown) {
 }
 
 describe('the live logbook', () => {
+  it('joins its channel only once the browser is idle after the read, so the list is painted first', async () => {
+    const idle: (() => void)[] = [];
+    vi.stubGlobal('requestIdleCallback', (task: () => void) => idle.push(task));
+    listEntries.mockResolvedValueOnce(fakeEntryList([ann]));
+    render(<Logbook />);
+    await waitFor(() => expect(shownNames()).toEqual(['Ann']));
+    await act(() => new Promise((resolve) => setTimeout(resolve, 20)));
+    expect(channel).not.toHaveBeenCalled();
+    act(() => idle.splice(0).forEach((task) => task()));
+    await waitFor(() => expect(channel).toHaveBeenCalledTimes(1));
+  });
+
   it('listens for inserts into public.geocache_logs on one channel', async () => {
     await renderSubscribed([ann]);
     expect(channel).toHaveBeenCalledTimes(1);
@@ -254,6 +268,7 @@ describe('the live logbook', () => {
       </StrictMode>,
     );
     await waitFor(() => expect(shownNames()).toEqual(['Ann']));
+    await waitFor(() => live());
     act(() => live().status?.('SUBSCRIBED'));
     await waitFor(() => expect(listEntries.mock.calls.some(([options]) => options?.since !== undefined)).toBe(true));
     expect(channel).toHaveBeenCalledTimes(1);

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { whenIdle } from '@/lib/when-idle';
 import type { EntryRows } from '../api/entry-types';
 import type { KeptEntry } from '../device-copy/newest-first';
 import { addArrivals, idsOf, notListed, withArrivals } from './arrivals';
@@ -93,14 +94,25 @@ export function useLiveEntries({ source, base, baseReady, readNewer, onArrived, 
   // live client (its own wasm, api/live-code.ts) is downloaded, so a first visit waits for none of it.
   const [readSettled, setReadSettled] = useState(baseReady);
   if (baseReady && !readSettled) setReadSettled(true);
+  // It starts once the browser is idle after that: the list just read is painted before the live client's download,
+  // compile and catch-up read compete with it.
   useEffect(() => {
     if (source === null || !readSettled) return;
-    return source.listen({
-      onEntry: (entry) => receive([entry], false),
-      onStatus: (status) => {
-        if (status === 'SUBSCRIBED') catchUp();
-      },
+    let stop: (() => void) | undefined;
+    let stopped = false;
+    whenIdle(() => {
+      if (stopped) return;
+      stop = source.listen({
+        onEntry: (entry) => receive([entry], false),
+        onStatus: (status) => {
+          if (status === 'SUBSCRIBED') catchUp();
+        },
+      });
     });
+    return () => {
+      stopped = true;
+      stop?.();
+    };
   }, [source, readSettled, receive, catchUp]);
 
   // A subscription that came before a read settled (a reload's) catches up once it has.
