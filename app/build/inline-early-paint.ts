@@ -1,12 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin, type Rolldown } from 'vite';
+import { afterCharsetMeta } from './after-charset-meta.ts';
 
 const fromHere = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
 /** The open logbook's inline script (it reads the kept copy and paints it before any script file has loaded). */
 export const INLINE_SCRIPT_ENTRY = fromHere('../src/features/logbook/first-paint/inline-script.ts');
-
-const CHARSET_META = /<meta\s+charset=[^>]*>/i;
 
 /** The inline script element's id, by which later steps of the build find it (preload-logbook.ts). */
 export const INLINE_SCRIPT_ID = 'geocache-early-paint';
@@ -57,8 +56,7 @@ export function inlineEarlyPaint({ logbookOpen }: { logbookOpen: boolean }, bund
     async transformIndexHtml(html) {
       if (script === undefined) return html;
       const code = await script;
-      if (!CHARSET_META.test(html)) throw new Error('index.html has no <meta charset>; the inline script goes right after it.');
-      return html.replace(CHARSET_META, (charset) => `${charset}\n    <script id="${INLINE_SCRIPT_ID}">${code}</script>`);
+      return afterCharsetMeta(html, `<script id="${INLINE_SCRIPT_ID}">${code}</script>`, 'the inline script');
     },
   };
 }

@@ -1,11 +1,10 @@
 import type { Plugin } from 'vite';
 import { readRequestTimeout } from '../src/config/request-timeout.ts';
 import { ANON_KEY_VARIABLE, PUBLISHABLE_KEY_VARIABLE, readSupabaseKey } from '../src/config/supabase-key.ts';
+import { afterCharsetMeta } from './after-charset-meta.ts';
 import { clientConfigError } from './client-config.ts';
 import { contentSecurityPolicy, inlineScriptHashes } from './csp.ts';
 import { secretKeyProblem } from './secret-key.ts';
-
-const CHARSET_META = /<meta\s+charset=[^>]*>/i;
 
 export interface ProductionPageOptions {
   /** wasm-pack's output for the logbook client (the `geocache-client` alias target). */
@@ -68,9 +67,8 @@ export function productionPage({ clientPackageDir }: ProductionPageOptions): Plu
       const policy = contentSecurityPolicy(backendOrigin, inlineScriptHashes(html));
       info(`geocache: Content-Security-Policy: ${policy}`);
       // Right after <meta charset>, before every script, style and icon: a policy applies only to what follows it.
-      if (!CHARSET_META.test(html)) throw new Error('index.html has no <meta charset>; the Content-Security-Policy goes right after it.');
       if (/["&<>]/.test(policy)) throw new Error(`the Content-Security-Policy cannot be written into an attribute as is: ${policy}`);
-      return html.replace(CHARSET_META, (charset) => `${charset}\n    <meta http-equiv="Content-Security-Policy" content="${policy}" />`);
+      return afterCharsetMeta(html, `<meta http-equiv="Content-Security-Policy" content="${policy}" />`, 'the Content-Security-Policy');
     },
   };
 }
