@@ -4,6 +4,7 @@ import type { Page, Request } from '@playwright/test';
 import type { RunningEmulator } from '../../scripts/lib/emulator.mjs';
 import { TABLE_PATH } from './fault-plan.ts';
 import { expect, logbookPage, sign, test } from './fixtures.ts';
+import { requestGate } from './request-gate.ts';
 
 test.skip(({ pageServer }) => pageServer !== 'production', 'an offline visit needs the service worker of the production build');
 
@@ -113,17 +114,8 @@ test.describe('before the wasm client or React has arrived', () => {
     await expect.poll(() => keptCount(page)).toBe(1);
 
     // The .wasm is held until the kept entry has been seen.
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let held = 0;
-    await page.route(
-      (url) => url.pathname.endsWith('.wasm'),
-      async (route) => {
-        held += 1;
-        await released;
-        await route.continue();
-      },
-    );
+    const wasm = requestGate();
+    await wasm.hold(page, (url) => url.pathname.endsWith('.wasm'));
     const reads: string[] = [];
     page.on('request', (request) => {
       if (isListRead(request)) reads.push(request.url());
@@ -132,12 +124,12 @@ test.describe('before the wasm client or React has arrived', () => {
     await expect(logbook.entries).toHaveCount(1);
     await expect(logbook.entries.first()).toContainText('Kept here');
     // Asked for once the kept entry is shown.
-    await expect.poll(() => held).toBe(1);
+    await expect.poll(() => wasm.held.length).toBe(1);
     await expect(logbook.name).toBeDisabled();
     await expect(logbook.submit).toBeDisabled();
     expect(reads).toEqual([]);
 
-    release();
+    wasm.release();
     await expect(logbook.name).toBeEnabled();
     await expect(logbook.submit).toBeEnabled();
     await expect.poll(() => reads.length).toBeGreaterThan(0);
@@ -152,28 +144,19 @@ test.describe('before the wasm client or React has arrived', () => {
     await expect.poll(() => keptCount(page)).toBe(1);
 
     // Every script file is held: whatever shows the entry now is the HTML's own inline script.
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    const held: string[] = [];
-    await page.route(
-      (url) => url.pathname.endsWith('.js'),
-      async (route) => {
-        held.push(new URL(route.request().url()).pathname);
-        await released;
-        await route.continue();
-      },
-    );
+    const scripts = requestGate();
+    await scripts.hold(page, (url) => url.pathname.endsWith('.js'));
     // The load event waits for the held entry script.
     await page.reload({ waitUntil: 'commit' });
     await expect(logbook.entries).toHaveCount(1);
     await expect(logbook.entries.first()).toContainText('Painted by the page itself');
     await expect(logbook.name).toBeDisabled();
-    expect(held.length).toBeGreaterThan(0);
+    expect(scripts.held.length).toBeGreaterThan(0);
     expect(await page.evaluate(() => performance.getEntriesByName('geocache:kept-entries-painted').length)).toBe(1);
     // A repeat visit asks for none of a first visit's files before its entries are shown.
     await expect(page.locator('link[rel="preload"][href$=".wasm"], link[rel="modulepreload"][href*="/prefetch-entries-"]')).toHaveCount(0);
 
-    release();
+    scripts.release();
     await expect(logbook.name).toBeEnabled();
     await expect(logbook.entries).toHaveCount(1);
     await expect(logbook.entries.first()).toContainText('Painted by the page itself');
@@ -215,22 +198,15 @@ test.describe('before the wasm client or React has arrived', () => {
     await expect.poll(() => keptCount(page)).toBe(1);
 
     // React's chunk is held: whatever shows the entry now is the entry script's own paint into the served HTML.
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    await page.route(
-      (url) => /\/assets\/render-app-[\w-]+\.js$/.test(url.pathname),
-      async (route) => {
-        await released;
-        await route.continue();
-      },
-    );
+    const react = requestGate();
+    await react.hold(page, (url) => /\/assets\/render-app-[\w-]+\.js$/.test(url.pathname));
     await page.reload();
     await expect(logbook.entries).toHaveCount(1);
     await expect(logbook.entries.first()).toContainText('Painted early');
     await expect(logbook.entries.first().locator('time')).toHaveAttribute('datetime', /^\d{4}-\d{2}-\d{2}/);
     await expect(logbook.name).toBeDisabled();
 
-    release();
+    react.release();
     await expect(logbook.name).toBeEnabled();
     await expect(logbook.entries).toHaveCount(1);
     await expect(logbook.entries.first()).toContainText('Painted early');

@@ -3,6 +3,7 @@
 // after. A read that fails still brings React, which reports it as before.
 import type { Page } from '@playwright/test';
 import { consoleErrorLabels, expect, logbookPage, test } from './fixtures.ts';
+import { requestGate } from './request-gate.ts';
 
 /** React's entry module (dev) or chunk (production), which main.tsx imports to render the page. */
 const RENDER_APP_CODE = /\/(src\/app\/render-app\.tsx|assets\/render-app-[\w-]+\.js)$/;
@@ -76,17 +77,11 @@ test.describe('the production build', () => {
 
     // React's and the logbook's code are held; when each is asked for, the cards already on the page are counted.
     const cardsWhenAsked: Record<string, number> = {};
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    for (const [name, code] of [['react', RENDER_APP_CODE], ['logbook', LOGBOOK_CODE]] as const) {
-      await page.route(
-        (url) => code.test(pathOf(url)),
-        async (route) => {
-          cardsWhenAsked[name] ??= await page.getByTestId('log-entry').count();
-          await released;
-          await route.continue();
-        },
-      );
+    const code = requestGate();
+    for (const [name, pattern] of [['react', RENDER_APP_CODE], ['logbook', LOGBOOK_CODE]] as const) {
+      await code.hold(page, (url) => pattern.test(pathOf(url)), async () => {
+        cardsWhenAsked[name] ??= await page.getByTestId('log-entry').count();
+      });
     }
 
     await page.goto('/');
@@ -103,7 +98,7 @@ test.describe('the production build', () => {
     expect(beforeReact).not.toContain('geocache:kept-entries-painted');
     expect(beforeReact).not.toContain('geocache:react-render');
 
-    release();
+    code.release();
     await expect(logbook.name).toBeEnabled();
     await expect(logbook.submit).toBeEnabled();
     expect(await marks(page)).toContain('geocache:react-render');
