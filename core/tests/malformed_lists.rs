@@ -10,7 +10,7 @@ use std::fs;
 use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
-use geocache_core::outcome::decode_body;
+use geocache_core::http::decode_body;
 use geocache_core::schema::parse_entries;
 use geocache_core::{EntryList, SchemaError};
 use serde_json::Value;

@@ -3,8 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::http::HttpResponse;
-use crate::outcome::NoResponse;
+use crate::http::{HttpResponse, NoResponse};
 use crate::timestamp::is_calendar_date;
 
 /// `X-Supabase-Api-Version`, sent on every auth request and echoed by the server.
@@ -284,7 +283,7 @@ fn legacy_weak_password_reasons(object: &Map<String, Value>) -> Option<Vec<Strin
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::outcome::NetworkFailure;
+    use crate::http::NetworkFailure;
     use crate::request_timeout::RequestTimeout;
 
     fn current(status: u16, body: &str) -> HttpResponse {

@@ -19,8 +19,8 @@ use std::collections::HashSet;
 
 use crate::config::ClientConfig;
 use crate::entry_list::{id_bits, EntryKey, EntryList};
-use crate::http::{HttpRequest, HttpResponse};
-use crate::outcome::{expect_success, LogbookError, NoResponse};
+use crate::http::{HttpRequest, HttpResponse, NoResponse};
+use crate::outcome::{expect_success, LogbookError};
 use crate::rest::content_range;
 use crate::rest::logbook::TABLE;
 use crate::rest::Postgrest;
@@ -253,7 +253,7 @@ mod tests {
         assert_eq!(id_text(1.5), "1.5");
         assert_eq!(id_text(1e300), "1e+300");
     }
-    use crate::outcome::NetworkFailure;
+    use crate::http::NetworkFailure;
     use crate::timestamp::Timestamp;
 
     /// A row of the fake table: id, created_at text.
