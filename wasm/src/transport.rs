@@ -2,7 +2,7 @@
 //! and hands back the status, the readable headers and the body text, or why there is none.
 //! Reads go through [`Transport::send_read`], which sends them again as core's retry policy says.
 
-use geocache_core::http::decode_body;
+use geocache_core::client::http::decode_body;
 use geocache_core::rest::retry;
 use geocache_core::{
     HttpRequest, HttpResponse, Method, NetworkFailure, NoResponse, RequestTimeout,

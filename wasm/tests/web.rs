@@ -8,7 +8,7 @@
 use futures_util::future::join3;
 use geocache_client::transport::Transport;
 use geocache_client::{create_client, Client, ClientError, EntryList};
-use geocache_core::outcome::expect_success;
+use geocache_core::logbook::outcome::expect_success;
 use geocache_core::rest::Postgrest;
 use geocache_core::{ClientConfig, LogbookError, SchemaError, Timestamp};
 use js_sys::Reflect;
@@ -539,7 +539,8 @@ fn project_urls_parse_as_the_browsers_url_does() {
         "http://a/g|/..",
     ];
     for input in inputs {
-        let ours = geocache_core::project_url::ProjectUrl::parse(input).map(|url| url.href());
+        let ours =
+            geocache_core::client::project_url::ProjectUrl::parse(input).map(|url| url.href());
         let browser = BrowserUrl::new(input).ok().map(|url| url.href());
         assert_eq!(ours, browser, "{input:?}");
     }

@@ -17,14 +17,14 @@
 
 use std::collections::HashSet;
 
-use crate::config::ClientConfig;
-use crate::entry_list::{id_bits, EntryKey, EntryList};
-use crate::http::{HttpRequest, HttpResponse, NoResponse};
-use crate::outcome::{expect_success, LogbookError};
+use crate::client::config::ClientConfig;
+use crate::client::http::{HttpRequest, HttpResponse, NoResponse};
+use crate::logbook::entry_list::{id_bits, EntryKey, EntryList};
+use crate::logbook::outcome::{expect_success, LogbookError};
+use crate::logbook::timestamp::{Timestamp, TimestampError};
 use crate::rest::content_range;
 use crate::rest::logbook::TABLE;
 use crate::rest::Postgrest;
-use crate::timestamp::{Timestamp, TimestampError};
 
 /// Rows asked for per page: hosted Supabase's default cap, so a page is one capped read.
 pub const PAGE_SIZE: u64 = 1000;
@@ -76,7 +76,7 @@ fn id_text(id: f64) -> String {
         // Whole and in range, so the cast is exact.
         (id as i64).to_string()
     } else {
-        crate::request_timeout::json_number(id)
+        crate::client::request_timeout::json_number(id)
     }
 }
 
@@ -253,8 +253,8 @@ mod tests {
         assert_eq!(id_text(1.5), "1.5");
         assert_eq!(id_text(1e300), "1e+300");
     }
-    use crate::http::NetworkFailure;
-    use crate::timestamp::Timestamp;
+    use crate::client::http::NetworkFailure;
+    use crate::logbook::timestamp::Timestamp;
 
     /// A row of the fake table: id, created_at text.
     type Row = (i64, String);

@@ -12,7 +12,7 @@
 
 use std::borrow::Cow;
 
-use crate::http::{HttpRequest, HttpResponse, Method, NoResponse};
+use crate::client::http::{HttpRequest, HttpResponse, Method, NoResponse};
 
 /// Retries after the first attempt (postgrest-js `DEFAULT_MAX_RETRIES`).
 pub const MAX_RETRIES: u32 = 3;
@@ -96,7 +96,7 @@ pub fn attempt(request: &HttpRequest, retries: u32) -> Cow<'_, HttpRequest> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::http::NetworkFailure;
+    use crate::client::http::NetworkFailure;
     use crate::RequestTimeout;
 
     fn status(status: u16) -> Result<HttpResponse, NoResponse> {

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use crate::request_timeout::RequestTimeout;
+use crate::client::request_timeout::RequestTimeout;
 
 /// The HTTP methods the client uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -5,9 +5,9 @@ use std::fmt;
 
 use serde::de::{Deserializer, MapAccess, SeqAccess, Visitor};
 
-use crate::http::{HttpResponse, NoResponse};
-use crate::json_shape::{other_shapes, read_fields, Shape, ShapeVisitor};
-use crate::schema::SchemaError;
+use crate::client::http::{HttpResponse, NoResponse};
+use crate::logbook::json_shape::{other_shapes, read_fields, Shape, ShapeVisitor};
+use crate::logbook::schema::SchemaError;
 
 /// Why a logbook call failed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -116,7 +116,7 @@ fn is_server_status(status: u16) -> bool {
 /// Passes a 2xx response through and classifies everything else.
 ///
 /// ```
-/// use geocache_core::outcome::expect_success;
+/// use geocache_core::logbook::outcome::expect_success;
 /// use geocache_core::{HttpResponse, LogbookError};
 ///
 /// let ok = expect_success(Ok(HttpResponse::new(200, "[]")));
@@ -217,8 +217,8 @@ fn error_body_strings(body: &str) -> [Option<String>; 4] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::http::NetworkFailure;
-    use crate::request_timeout::RequestTimeout;
+    use crate::client::http::NetworkFailure;
+    use crate::client::request_timeout::RequestTimeout;
 
     fn respond(status: u16, body: &str) -> Result<HttpResponse, LogbookError> {
         expect_success(Ok(HttpResponse::new(status, body)))
