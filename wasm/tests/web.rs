@@ -549,7 +549,7 @@ fn project_urls_parse_as_the_browsers_url_does() {
 #[cfg(feature = "bench")]
 #[wasm_bindgen_test]
 fn the_benchmark_export_counts_valid_entries_and_throws_the_page_error() {
-    use geocache_client::entry_list::parse_entries_for_benchmark;
+    use geocache_client::client::entry_list::parse_entries_for_benchmark;
     let body = br#"[{"id":1,"created_at":"2024-05-01T10:00:00+00:00","name":"a","message":"m"},
                     {"id":2,"created_at":"2024-05-01T11:00:00+00:00","name":"b","message":"n"}]"#;
     assert_eq!(parse_entries_for_benchmark(body.to_vec()).ok(), Some(2));
