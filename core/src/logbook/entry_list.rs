@@ -46,9 +46,11 @@ pub struct EntryRef<'a> {
 }
 
 impl EntryList {
-    /// Parses and validates a response body (see [`parse_entries`](crate::logbook::schema::parse_entries)
-    /// for the rules) and orders it newest first. Strings without escapes stay where they are in
-    /// the body, which becomes the list's buffer: no per-string copies for the usual list.
+    /// Parses and validates a response body (see [`parse_entries`] for the rules) and orders it
+    /// newest first. Strings without escapes stay where they are in the body, which becomes the
+    /// list's buffer: no per-string copies for the usual list.
+    ///
+    /// [`parse_entries`]: crate::logbook::schema::parse_entries
     ///
     /// ```
     /// use geocache_core::EntryList;

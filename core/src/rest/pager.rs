@@ -68,7 +68,7 @@ impl Cursor {
 
 /// `id` as a filter value: a whole id (every id a `bigint` column holds) as an integer, without an exponent
 /// (42.0 is "42"), and any other as JSON writes it (not a `bigint` either way). f64's `Display` would do the same
-/// for whole ids, but it links a second float printer into the wasm, 14 kB of the page's download.
+/// for whole ids, but it links a second float printer into the page's wasm, which every visitor downloads.
 fn id_text(id: f64) -> String {
     /// 2^63: every whole f64 below it in magnitude is an exact i64.
     const I64_LIMIT: f64 = 9_223_372_036_854_775_808.0;
