@@ -1,12 +1,18 @@
-//! Pure client logic for the geocache logbook.
+//! Pure client logic for the geocache logbook. Everything here ends in plain values: the wasm crate
+//! performs the I/O and owns the timers, and nothing in this crate touches the web.
 //!
-//! Everything here ends in plain values: a [`ClientConfig`] derived from (url, key) as supabase-js
-//! derives it, a [`RequestTimeout`], [`HttpRequest`]s built by the PostgREST builder in [`rest`],
-//! typed outcomes ([`LogbookError`], a validated [`EntryList`]) classified from a status and a
-//! body text, when a read is retried and whether an ambiguous insert landed (decisions over
-//! explicit outcomes), the auth client's requests, sessions, errors and refresh timing in
-//! [`auth`], and the Realtime protocol with its timing in [`realtime`]. The wasm crate performs
-//! the I/O and owns the timers; nothing in this crate touches the web.
+//! - [`client`]: what every service's client is built on: a [`ClientConfig`] derived from (url,
+//!   key) as supabase-js derives it, the headers every request starts with, the plain
+//!   [`HttpRequest`] and [`HttpResponse`], a [`RequestTimeout`] and the [`UnixTime`] decisions are
+//!   taken at.
+//! - [`logbook`]: the logbook's data: its entries, validated once into an [`EntryList`] (newest
+//!   first), and the one classification of a call's answer into a body or a [`LogbookError`].
+//! - One module per Supabase service: [`rest`] (the PostgREST builder, the logbook's reads and
+//!   signs, when a read is sent again and whether an ambiguous insert landed), [`auth`] (requests,
+//!   sessions, errors, refresh timing and MFA), [`realtime`] (the protocol and its timing),
+//!   [`storage`] and [`functions`].
+//!
+//! The types every layer names are re-exported here; everything else is reached through its module.
 //!
 //! A list request, built from a project URL and key:
 //!
@@ -58,33 +64,19 @@
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
 pub mod auth;
-pub mod base_headers;
-pub mod config;
-pub mod entry;
-pub mod entry_list;
+pub mod client;
 pub mod functions;
-pub mod http;
-pub mod json_shape;
-pub mod ordering;
-pub mod outcome;
-pub mod project_url;
+pub mod logbook;
 pub mod realtime;
-pub mod request_timeout;
 pub mod rest;
-pub mod schema;
 pub mod storage;
-pub mod timestamp;
-pub mod unix_time;
 
-pub use config::{ClientConfig, ConfigError};
-pub use entry::{Entry, NewEntry};
-pub use entry_list::{EntryKey, EntryList, EntryRef};
-pub use http::{HttpRequest, HttpResponse, Method};
-pub use outcome::{LogbookError, NetworkFailure, NoResponse};
-pub use request_timeout::{RequestTimeout, RequestTimeoutError};
-pub use schema::SchemaError;
-pub use timestamp::{Timestamp, TimestampError};
-pub use unix_time::UnixTime;
-
-#[cfg(test)]
-mod test_support;
+pub use client::config::{ClientConfig, ConfigError};
+pub use client::http::{HttpRequest, HttpResponse, Method, NetworkFailure, NoResponse};
+pub use client::request_timeout::{RequestTimeout, RequestTimeoutError};
+pub use client::unix_time::UnixTime;
+pub use logbook::entry::{Entry, NewEntry};
+pub use logbook::entry_list::{EntryKey, EntryList, EntryRef};
+pub use logbook::outcome::LogbookError;
+pub use logbook::schema::SchemaError;
+pub use logbook::timestamp::{Timestamp, TimestampError};

@@ -10,8 +10,8 @@ use std::fs;
 use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
-use geocache_core::outcome::decode_body;
-use geocache_core::schema::parse_entries;
+use geocache_core::client::http::decode_body;
+use geocache_core::logbook::schema::parse_entries;
 use geocache_core::{EntryList, SchemaError};
 use serde_json::Value;
 

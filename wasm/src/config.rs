@@ -1,7 +1,7 @@
 //! The validated configuration every exported client starts from, identifying this package in
 //! `X-Client-Info`.
 
-use geocache_core::config::client_info;
+use geocache_core::client::config::client_info;
 use geocache_core::{ClientConfig, ConfigError};
 
 /// Core's checks of `url` and `key` (supabase-js's messages), with this package's client info.

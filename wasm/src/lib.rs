@@ -1,17 +1,19 @@
 //! wasm-bindgen bindings for the geocache logbook client.
 //!
-//! A thin layer over `geocache-core`: [`client`] exports `createClient` and the `Client` class,
-//! [`entry_list`] the `EntryList` its `listEntries` resolves to (the entries stay in wasm memory
-//! and are read by index), [`auth`] its `client.auth` (sessions, auto-refresh, MFA), [`transport`]
-//! sends the core's plain requests (realtime's broadcasts over HTTP too) with gloo-net under the
-//! client's deadline and retries reads (`timer` holds the two timers that takes), [`error`] turns every core error into a real JS
-//! `Error`, `config` and `options` read `createClient`'s arguments, [`js`] moves plain data
-//! across the boundary, and [`realtime`] is `client.channel(...)`: Supabase Realtime over a
-//! WebSocket. [`realtime_client`] exports the same channels without the logbook client:
-//! `createRealtimeClient` and its `RealtimeClient`, as realtime-js has them.
+//! A thin layer over `geocache-core`, which builds every request and decides every step: this
+//! crate performs the I/O, owns the timers and turns values and errors into JS.
 //!
-//! [`storage`] is its `client.storage` (buckets and objects) and [`functions`] its
-//! `client.functions` (Edge Functions).
+//! - [`client`]: `createClient` and the exported `Client`: the logbook's reads (an [`EntryList`]
+//!   whose rows stay in wasm memory and are read by index) and signs, and the way to the services.
+//! - One module per service, as in core: [`auth`] (`client.auth`: sessions, auto-refresh, MFA),
+//!   [`realtime`] (`client.channel(...)`, and the standalone `createRealtimeClient`: Supabase
+//!   Realtime over a WebSocket), [`storage`] (`client.storage`: buckets and objects) and
+//!   [`functions`] (`client.functions`: Edge Functions).
+//! - [`transport`]: sends core's plain requests with gloo-net under the client's deadline and
+//!   retries reads; beside it the timers that takes and where each call's bearer comes from.
+//! - What every export shares at the boundary: `config` (the validated URL and key), [`error`]
+//!   (every core error turned into a real JS `Error`, once), [`js`] (plain data across, one serde
+//!   helper each way) and `typescript` (the TS types the pinned signatures name).
 //!
 //! Features: `rest` (`createClient`, the logbook's reads and signs), `auth` (`client.auth` and
 //! `createClient`'s `auth` options), `storage` (`client.storage`), `functions`
@@ -28,27 +30,15 @@ pub mod auth;
 #[cfg(feature = "rest")]
 pub mod client;
 mod config;
-#[cfg(feature = "rest")]
-pub mod entry_list;
 pub mod error;
 #[cfg(feature = "functions")]
 pub mod functions;
 #[cfg(feature = "auth")]
 pub mod js;
-#[cfg(feature = "rest")]
-mod options;
 #[cfg(feature = "realtime")]
 pub mod realtime;
-#[cfg(all(feature = "rest", feature = "realtime"))]
-mod realtime_api;
-#[cfg(feature = "realtime")]
-pub mod realtime_client;
-#[cfg(feature = "rest")]
-mod sign_options;
 #[cfg(feature = "storage")]
 pub mod storage;
-pub mod timer;
-mod token_source;
 #[cfg(any(feature = "rest", feature = "realtime"))]
 pub mod transport;
 mod typescript;
@@ -56,16 +46,16 @@ mod typescript;
 #[cfg(feature = "auth")]
 pub use auth::{Auth, Mfa, Subscription};
 #[cfg(feature = "rest")]
-pub use client::{create_client, Client};
+pub use client::entry_list::EntryList;
 #[cfg(feature = "rest")]
-pub use entry_list::EntryList;
+pub use client::{create_client, Client};
 pub use error::ClientError;
 #[cfg(feature = "functions")]
 pub use functions::Functions;
 #[cfg(feature = "realtime")]
-pub use realtime::RealtimeChannel;
+pub use realtime::client::{create_realtime_client, RealtimeClient};
 #[cfg(feature = "realtime")]
-pub use realtime_client::{create_realtime_client, RealtimeClient};
+pub use realtime::RealtimeChannel;
 #[cfg(feature = "storage")]
 pub use storage::{StorageClient, StorageFileApi};
 

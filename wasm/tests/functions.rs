@@ -220,7 +220,7 @@ async fn the_callers_signal_still_aborts_a_call_with_a_timeout() {
     let functions = client.functions();
     let call = functions.invoke("slow".into(), options.into());
     let abort = async {
-        geocache_client::timer::sleep(50).await;
+        geocache_client::transport::timer::sleep(50).await;
         controller.abort();
     };
     let (result, ()) = futures_util::future::join(call, abort).await;

@@ -8,7 +8,7 @@ mod faults;
 
 use faults::*;
 use geocache_client::transport::Transport;
-use geocache_core::outcome::expect_success;
+use geocache_core::logbook::outcome::expect_success;
 use geocache_core::rest::Postgrest;
 use geocache_core::ClientConfig;
 use wasm_bindgen::JsValue;

@@ -108,7 +108,7 @@ async fn a_timed_out_request_fails_with_the_code_timeout() {
         "fault": {"kind": "latency", "ms": 1000}}]}"#;
     let (outcome, _) = with_faults(plan, transport.send(&request)).await;
     assert_eq!(outcome, Err(NoResponse::TimedOut(transport.timeout())));
-    let error = geocache_core::outcome::expect_success(outcome).unwrap_err();
+    let error = geocache_core::logbook::outcome::expect_success(outcome).unwrap_err();
     let error = js_error(ClientError::from(error), "LogbookError", "timeout");
     assert_eq!(string(&error, "message"), "request timed out after 150 ms");
     assert_eq!(get(&error, "status").as_f64(), Some(0.0));

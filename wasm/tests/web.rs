@@ -8,7 +8,7 @@
 use futures_util::future::join3;
 use geocache_client::transport::Transport;
 use geocache_client::{create_client, Client, ClientError, EntryList};
-use geocache_core::outcome::expect_success;
+use geocache_core::logbook::outcome::expect_success;
 use geocache_core::rest::Postgrest;
 use geocache_core::{ClientConfig, LogbookError, SchemaError, Timestamp};
 use js_sys::Reflect;
@@ -539,7 +539,8 @@ fn project_urls_parse_as_the_browsers_url_does() {
         "http://a/g|/..",
     ];
     for input in inputs {
-        let ours = geocache_core::project_url::ProjectUrl::parse(input).map(|url| url.href());
+        let ours =
+            geocache_core::client::project_url::ProjectUrl::parse(input).map(|url| url.href());
         let browser = BrowserUrl::new(input).ok().map(|url| url.href());
         assert_eq!(ours, browser, "{input:?}");
     }
@@ -548,7 +549,7 @@ fn project_urls_parse_as_the_browsers_url_does() {
 #[cfg(feature = "bench")]
 #[wasm_bindgen_test]
 fn the_benchmark_export_counts_valid_entries_and_throws_the_page_error() {
-    use geocache_client::entry_list::parse_entries_for_benchmark;
+    use geocache_client::client::entry_list::parse_entries_for_benchmark;
     let body = br#"[{"id":1,"created_at":"2024-05-01T10:00:00+00:00","name":"a","message":"m"},
                     {"id":2,"created_at":"2024-05-01T11:00:00+00:00","name":"b","message":"n"}]"#;
     assert_eq!(parse_entries_for_benchmark(body.to_vec()).ok(), Some(2));

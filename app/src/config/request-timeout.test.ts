@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { rustConstant } from '@/testing/rust-constant';
-import requestTimeoutRs from '../../../core/src/request_timeout.rs?raw';
+import requestTimeoutRs from '../../../core/src/client/request_timeout.rs?raw';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from './request-timeout';
 
 describe('the request timeout the page writes again', () => {

@@ -3,9 +3,8 @@
 
 use serde_json::{Map, Value};
 
-use crate::http::HttpResponse;
-use crate::outcome::NoResponse;
-use crate::timestamp::is_calendar_date;
+use crate::client::http::{HttpResponse, NoResponse};
+use crate::logbook::timestamp::is_calendar_date;
 
 /// `X-Supabase-Api-Version`, sent on every auth request and echoed by the server.
 pub const API_VERSION_HEADER: &str = "x-supabase-api-version";
@@ -284,8 +283,8 @@ fn legacy_weak_password_reasons(object: &Map<String, Value>) -> Option<Vec<Strin
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::outcome::NetworkFailure;
-    use crate::request_timeout::RequestTimeout;
+    use crate::client::http::NetworkFailure;
+    use crate::client::request_timeout::RequestTimeout;
 
     fn current(status: u16, body: &str) -> HttpResponse {
         HttpResponse::new(status, body).with_header(API_VERSION_HEADER, API_VERSION)

@@ -10,8 +10,8 @@ use super::jwt_claims::JwtClaims;
 use super::requests::{factor_path, to_json, AuthApi, Channel};
 use super::session::{js_number, parse_session_response, Session};
 use super::user::{Factor, FactorStatus, FactorType};
-use crate::http::{HttpRequest, Method};
-use crate::unix_time::UnixTime;
+use crate::client::http::{HttpRequest, Method};
+use crate::client::unix_time::UnixTime;
 
 /// What supabase-js prepends to the server's raw SVG to make `totp.qr_code` an image URL.
 pub const QR_CODE_DATA_URL_PREFIX: &str = "data:image/svg+xml;utf-8,";

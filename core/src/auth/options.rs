@@ -4,7 +4,9 @@
 use serde::Deserialize;
 
 use super::refresh_policy::RefreshPolicy;
-use crate::request_timeout::{json_number, timer_delay_ms, RequestTimeout, RequestTimeoutError};
+use crate::client::request_timeout::{
+    json_number, timer_delay_ms, RequestTimeout, RequestTimeoutError,
+};
 
 /// `createClient(url, key, options)`; only `auth` and `requestTimeoutMs` are read, other
 /// supabase-js options are ignored.

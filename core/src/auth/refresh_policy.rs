@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use super::error::AuthError;
 use super::session::Session;
-use crate::unix_time::UnixTime;
+use crate::client::unix_time::UnixTime;
 
 /// The session is checked for refresh at this interval.
 pub const AUTO_REFRESH_TICK_DURATION_MS: u32 = 30_000;

@@ -8,9 +8,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::error::{AuthError, API_VERSION, API_VERSION_HEADER};
-use crate::base_headers::{base_headers, Service};
-use crate::config::ClientConfig;
-use crate::http::{encode_query, percent_encode, Component, HttpRequest, Method};
+use crate::client::base_headers::{base_headers, Service};
+use crate::client::config::ClientConfig;
+use crate::client::http::{encode_query, percent_encode, Component, HttpRequest, Method};
 
 /// auth-js's content type for request bodies.
 pub const JSON_CONTENT_TYPE: &str = "application/json;charset=UTF-8";

@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 
 use super::error::AuthError;
 use super::user::User;
-use crate::unix_time::UnixTime;
+use crate::client::unix_time::UnixTime;
 
 /// A signed-in session as supabase-js keeps it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

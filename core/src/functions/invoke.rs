@@ -4,10 +4,10 @@
 //! `Content-Type`, `x-region`); the bearer is the user's token when signed in, else the key,
 //! except a new-format key, which is no JWT and is not sent as one ([`base_headers`]).
 
-use crate::base_headers::{base_headers, Service};
-use crate::config::ClientConfig;
+use crate::client::base_headers::{base_headers, Service};
+use crate::client::config::ClientConfig;
+use crate::client::http::{encode_query, percent_encode, Component};
 use crate::functions::error::InvokeArgumentError;
-use crate::http::{encode_query, percent_encode, Component};
 
 /// What the body is, which decides its default `Content-Type` (the wasm layer tells it from the
 /// JS value: `typeof`, `instanceof Blob`, …).

@@ -5,8 +5,8 @@
 //! is the signed-in user's token, else the key. Any 2xx resolves `ok`; no answer within the push
 //! timeout (10 s) `timed out`; anything else `error`.
 
-use crate::base_headers::{base_headers, Service};
-use crate::http::{HttpRequest, HttpResponse, Method};
+use crate::client::base_headers::{base_headers, Service};
+use crate::client::http::{HttpRequest, HttpResponse, Method};
 use crate::{ClientConfig, NoResponse, RequestTimeout};
 
 use super::action::PushOutcome;

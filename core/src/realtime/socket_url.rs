@@ -1,6 +1,6 @@
 //! The Realtime socket's address, derived from the project URL as supabase-js derives it.
 
-use crate::http::encode_query;
+use crate::client::http::encode_query;
 use crate::ClientConfig;
 
 use super::serializer::Vsn;

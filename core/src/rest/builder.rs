@@ -5,13 +5,13 @@
 //! key>`), then `accept-profile` for reads or `content-profile` plus `content-type:
 //! application/json` for writes.
 
-use crate::base_headers::{base_headers, Service};
-use crate::config::{is_js_whitespace, ClientConfig};
-use crate::http::{encode_query, percent_encode, Component, HttpRequest, Method};
+use crate::client::base_headers::{base_headers, Service};
+use crate::client::config::{is_js_whitespace, ClientConfig};
+use crate::client::http::{encode_query, percent_encode, Component, HttpRequest, Method};
 
 /// supabase-js's default `db.schema`: the PostgreSQL schema PostgREST serves, named in the
 /// `accept-profile` / `content-profile` headers (not the JSON shape of the rows, see
-/// [`crate::schema`]).
+/// [`crate::logbook::schema`]).
 const DEFAULT_DB_SCHEMA: &str = "public";
 
 /// The REST endpoint and the credentials every request carries.

@@ -41,7 +41,7 @@ impl Builder {
 
 #[cfg(test)]
 mod tests {
-    use crate::config::ClientConfig;
+    use crate::client::config::ClientConfig;
     use crate::rest::Postgrest;
 
     #[test]

@@ -1,10 +1,10 @@
 //! The page's two calls on `geocache_logs`, as supabase-js makes them, and their outcomes.
 
-use crate::config::ClientConfig;
-use crate::entry::NewEntry;
-use crate::entry_list::EntryList;
-use crate::http::{HttpRequest, HttpResponse};
-use crate::outcome::{expect_success, LogbookError, NoResponse};
+use crate::client::config::ClientConfig;
+use crate::client::http::{HttpRequest, HttpResponse, NoResponse};
+use crate::logbook::entry::NewEntry;
+use crate::logbook::entry_list::EntryList;
+use crate::logbook::outcome::{expect_success, LogbookError};
 use crate::rest::Postgrest;
 
 pub const TABLE: &str = "geocache_logs";
@@ -65,8 +65,7 @@ pub fn sign_logbook_outcome(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::http::Method;
-    use crate::outcome::NetworkFailure;
+    use crate::client::http::{Method, NetworkFailure};
 
     const KEY: &str = "eyJhbGciOiJIUzI1NiJ9.anon.sig";
 

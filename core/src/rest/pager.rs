@@ -17,14 +17,14 @@
 
 use std::collections::HashSet;
 
-use crate::config::ClientConfig;
-use crate::entry_list::{id_bits, EntryKey, EntryList};
-use crate::http::{HttpRequest, HttpResponse};
-use crate::outcome::{expect_success, LogbookError, NoResponse};
+use crate::client::config::ClientConfig;
+use crate::client::http::{HttpRequest, HttpResponse, NoResponse};
+use crate::logbook::entry_list::{id_bits, EntryKey, EntryList};
+use crate::logbook::outcome::{expect_success, LogbookError};
+use crate::logbook::timestamp::{Timestamp, TimestampError};
 use crate::rest::content_range;
 use crate::rest::logbook::TABLE;
 use crate::rest::Postgrest;
-use crate::timestamp::{Timestamp, TimestampError};
 
 /// Rows asked for per page: hosted Supabase's default cap, so a page is one capped read.
 pub const PAGE_SIZE: u64 = 1000;
@@ -68,7 +68,7 @@ impl Cursor {
 
 /// `id` as a filter value: a whole id (every id a `bigint` column holds) as an integer, without an exponent
 /// (42.0 is "42"), and any other as JSON writes it (not a `bigint` either way). f64's `Display` would do the same
-/// for whole ids, but it links a second float printer into the wasm, 14 kB of the page's download.
+/// for whole ids, but it links a second float printer into the page's wasm, which every visitor downloads.
 fn id_text(id: f64) -> String {
     /// 2^63: every whole f64 below it in magnitude is an exact i64.
     const I64_LIMIT: f64 = 9_223_372_036_854_775_808.0;
@@ -76,7 +76,7 @@ fn id_text(id: f64) -> String {
         // Whole and in range, so the cast is exact.
         (id as i64).to_string()
     } else {
-        crate::request_timeout::json_number(id)
+        crate::client::request_timeout::json_number(id)
     }
 }
 
@@ -253,8 +253,8 @@ mod tests {
         assert_eq!(id_text(1.5), "1.5");
         assert_eq!(id_text(1e300), "1e+300");
     }
-    use crate::outcome::NetworkFailure;
-    use crate::timestamp::Timestamp;
+    use crate::client::http::NetworkFailure;
+    use crate::logbook::timestamp::Timestamp;
 
     /// A row of the fake table: id, created_at text.
     type Row = (i64, String);

@@ -12,9 +12,7 @@
 
 use std::borrow::Cow;
 
-use crate::http::HttpResponse;
-use crate::http::{HttpRequest, Method};
-use crate::outcome::NoResponse;
+use crate::client::http::{HttpRequest, HttpResponse, Method, NoResponse};
 
 /// Retries after the first attempt (postgrest-js `DEFAULT_MAX_RETRIES`).
 pub const MAX_RETRIES: u32 = 3;
@@ -98,7 +96,7 @@ pub fn attempt(request: &HttpRequest, retries: u32) -> Cow<'_, HttpRequest> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::outcome::NetworkFailure;
+    use crate::client::http::NetworkFailure;
     use crate::RequestTimeout;
 
     fn status(status: u16) -> Result<HttpResponse, NoResponse> {

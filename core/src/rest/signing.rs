@@ -16,10 +16,10 @@
 
 use std::borrow::Cow;
 
-use crate::config::ClientConfig;
-use crate::entry::NewEntry;
-use crate::http::{HttpRequest, HttpResponse};
-use crate::outcome::{LogbookError, NoResponse};
+use crate::client::config::ClientConfig;
+use crate::client::http::{HttpRequest, HttpResponse, NoResponse};
+use crate::logbook::entry::NewEntry;
+use crate::logbook::outcome::LogbookError;
 use crate::rest::logbook::{sign_logbook_outcome, TABLE};
 use crate::rest::retry::{self, backoff_delay_ms, retry_after_ms};
 use crate::rest::sign_key::{SignKey, KEY_HEADER};
@@ -175,8 +175,7 @@ impl Signing {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::http::Method;
-    use crate::outcome::NetworkFailure;
+    use crate::client::http::{Method, NetworkFailure};
     use crate::RequestTimeout;
 
     const KEY: &str = "123e4567-e89b-42d3-a456-426614174000";

@@ -5,8 +5,8 @@ use serde_json::Value;
 
 use super::decode::Decode;
 use super::request::{StorageBody, StorageMethod, StorageRequest};
-use crate::base_headers::{base_headers, Service};
-use crate::config::ClientConfig;
+use crate::client::base_headers::{base_headers, Service};
+use crate::client::config::ClientConfig;
 
 /// A call: the request to send and how its answer becomes `data`.
 #[derive(Debug, Clone, PartialEq, Eq)]

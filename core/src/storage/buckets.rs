@@ -6,7 +6,7 @@ use serde_json::{json, Map, Value};
 use super::api::{StorageApi, StorageCall};
 use super::decode::Decode;
 use super::request::StorageMethod;
-use crate::http::encode_query;
+use crate::client::http::encode_query;
 
 /// `listBuckets`' options; each one given goes into the query string.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -9,7 +9,7 @@ use super::api::{FileApi, StorageCall};
 use super::decode::Decode;
 use super::path::{clean_path, final_path};
 use super::request::{FileBody, StorageBody, StorageMethod, StorageRequest};
-use crate::http::{percent_encode, Component};
+use crate::client::http::{percent_encode, Component};
 
 /// What the caller's file is, which decides how it is sent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -9,7 +9,7 @@ use super::decode::Decode;
 use super::path::final_path;
 use super::request::StorageMethod;
 use super::uri::encode_uri;
-use crate::http::encode_query;
+use crate::client::http::encode_query;
 
 /// `download=<name>` as URLSearchParams writes it, or nothing.
 fn download_query(download: Option<&str>) -> String {

@@ -13,7 +13,7 @@ fn entry_list(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    if let Ok(entries) = geocache_core::schema::parse_entries(text) {
+    if let Ok(entries) = geocache_core::logbook::schema::parse_entries(text) {
         let json: Value = serde_json::from_str(text).expect("accepted text is JSON");
         assert_eq!(
             json.as_array().map(Vec::len),

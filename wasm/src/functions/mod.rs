@@ -16,8 +16,8 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 use crate::error::ClientError;
-use crate::timer::Timeout;
-use crate::token_source::TokenSource;
+use crate::transport::timer::Timeout;
+use crate::transport::token_source::TokenSource;
 use geocache_core::functions::{FunctionsFailure, InvokeArgumentError};
 use geocache_core::ClientConfig;
 use web_sys::{AbortController, AbortSignal};

@@ -4,7 +4,7 @@ use js_sys::Function;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::timer::Timeout;
+use crate::transport::timer::Timeout;
 
 pub struct Alarm {
     // Cleared before the handler is dropped (fields drop in this order).

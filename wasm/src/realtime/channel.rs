@@ -12,7 +12,7 @@ use wasm_bindgen_futures::spawn_local;
 use super::options::listener;
 use super::state::RealtimeState;
 use crate::error::ClientError;
-use crate::token_source::TokenSource;
+use crate::transport::token_source::TokenSource;
 
 #[wasm_bindgen]
 pub struct RealtimeChannel {

@@ -2,10 +2,12 @@
 //! machine decides, this layer owns the WebSocket ([`socket`]), the one timer ([`alarm`]), the
 //! JS callbacks and the `fetch` of a broadcast sent over HTTP ([`state`]), and exports
 //! [`RealtimeChannel`] ([`channel`]) with supabase-js's API. Channels join with the signed-in
-//! user's access token, else the key (a [`TokenSource`]).
+//! user's access token, else the key (a [`TokenSource`]). [`client`] exports the standalone
+//! `createRealtimeClient` and its `RealtimeClient`.
 
 mod alarm;
 mod channel;
+pub mod client;
 mod options;
 #[cfg(feature = "auth")]
 mod session_follower;
@@ -18,7 +20,7 @@ use geocache_core::ClientConfig;
 use js_sys::{Array, Promise};
 use wasm_bindgen::JsValue;
 
-use crate::token_source::{no_session, TokenSource};
+use crate::transport::token_source::{no_session, TokenSource};
 pub use channel::RealtimeChannel;
 pub use state::RealtimeState;
 

@@ -8,7 +8,7 @@ use wasm_bindgen::JsValue;
 
 use super::{result, send};
 use crate::error::ClientError;
-use crate::token_source::TokenSource;
+use crate::transport::token_source::TokenSource;
 
 /// What every storage call needs: the project's configuration and the current token.
 pub struct Context {

@@ -16,7 +16,7 @@ use std::rc::Rc;
 use geocache_core::ClientConfig;
 use wasm_bindgen::prelude::*;
 
-use crate::token_source::TokenSource;
+use crate::transport::token_source::TokenSource;
 use context::Context;
 pub use file_api::StorageFileApi;
 

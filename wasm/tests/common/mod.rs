@@ -7,7 +7,7 @@
 // The client's own timer: a plain `setTimeout`, in both builds. (Unused by some test crates, as
 // the other helpers here are.)
 #[allow(unused_imports)]
-pub use geocache_client::timer::sleep;
+pub use geocache_client::transport::timer::sleep;
 use js_sys::{Array, Object, Reflect, JSON};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;

@@ -16,7 +16,7 @@ use std::future::Future;
 
 use geocache_client::transport::Transport;
 use geocache_client::{create_client, Client};
-use geocache_core::http::{percent_encode, Component};
+use geocache_core::client::http::{percent_encode, Component};
 use geocache_core::{HttpRequest, Method};
 use js_sys::{Array, Function, JSON};
 use wasm_bindgen::prelude::*;

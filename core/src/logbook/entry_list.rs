@@ -5,9 +5,9 @@
 use std::borrow::Cow;
 use std::cmp::{Ordering, Reverse};
 
-use crate::entry::Entry;
-use crate::ordering::sort_newest_first;
-use crate::schema::{validate_entries, SchemaError};
+use crate::logbook::entry::Entry;
+use crate::logbook::ordering::sort_newest_first;
+use crate::logbook::schema::{validate_entries, SchemaError};
 
 /// Entries newest first, their strings kept in one buffer.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -46,9 +46,11 @@ pub struct EntryRef<'a> {
 }
 
 impl EntryList {
-    /// Parses and validates a response body (see [`parse_entries`](crate::schema::parse_entries)
-    /// for the rules) and orders it newest first. Strings without escapes stay where they are in
-    /// the body, which becomes the list's buffer: no per-string copies for the usual list.
+    /// Parses and validates a response body (see [`parse_entries`] for the rules) and orders it
+    /// newest first. Strings without escapes stay where they are in the body, which becomes the
+    /// list's buffer: no per-string copies for the usual list.
+    ///
+    /// [`parse_entries`]: crate::logbook::schema::parse_entries
     ///
     /// ```
     /// use geocache_core::EntryList;
@@ -276,9 +278,9 @@ impl From<Vec<Entry>> for EntryList {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::schema::reference::parse_entries;
-    use crate::test_support::entries;
-    use crate::timestamp::Timestamp;
+    use crate::logbook::schema::reference::parse_entries;
+    use crate::logbook::test_support::entries;
+    use crate::logbook::timestamp::Timestamp;
     use proptest::prelude::*;
 
     /// What the reference path makes of a body: its entries, newest first.

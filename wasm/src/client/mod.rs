@@ -1,4 +1,14 @@
-//! `createClient` and the exported `Client` class.
+//! `createClient` and the exported `Client` class: the logbook's reads and signs, and the way to
+//! the other services (`client.auth`, `client.storage`, `client.functions` and, in `channels`,
+//! `client.channel(...)`). What `createClient` reads besides the URL and key is in `options`,
+//! `signLogbook`'s options in `sign_options`, and the entries a read resolves to in
+//! [`entry_list`].
+
+#[cfg(feature = "realtime")]
+mod channels;
+pub mod entry_list;
+mod options;
+mod sign_options;
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -14,15 +24,15 @@ use wasm_bindgen::JsCast;
 
 #[cfg(feature = "auth")]
 use crate::auth::{Auth, AuthClient};
+use crate::client::entry_list::{new_entry, EntryList};
+use crate::client::options::Options;
+use crate::client::sign_options::sign_key;
 use crate::config::client_config;
-use crate::entry_list::{new_entry, EntryList};
 use crate::error::ClientError;
-use crate::options::Options;
 #[cfg(feature = "realtime")]
 use crate::realtime::Realtime;
-use crate::sign_options::sign_key;
-use crate::timer::sleep;
-use crate::token_source::TokenSource;
+use crate::transport::timer::sleep;
+use crate::transport::token_source::TokenSource;
 use crate::transport::Transport;
 
 /// Creates a client for a Supabase project (or the local emulator).
@@ -60,9 +70,9 @@ pub fn create_client(
         auth
     };
     #[cfg(feature = "auth")]
-    let token = crate::token_source::session_of(&auth);
+    let token = crate::transport::token_source::session_of(&auth);
     #[cfg(not(feature = "auth"))]
-    let token = crate::token_source::no_session();
+    let token = crate::transport::token_source::no_session();
     #[cfg(all(feature = "realtime", feature = "auth"))]
     let realtime = Realtime::following(&config, &auth, Rc::clone(&token));
     #[cfg(all(feature = "realtime", not(feature = "auth")))]

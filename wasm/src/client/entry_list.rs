@@ -170,7 +170,8 @@ pub fn new_entry(value: &JsValue) -> Result<NewEntry, ClientError> {
 #[cfg(feature = "bench")]
 #[wasm_bindgen(js_name = parseEntriesForBenchmark)]
 pub fn parse_entries_for_benchmark(body: Vec<u8>) -> Result<usize, ClientError> {
-    let response = geocache_core::HttpResponse::new(200, geocache_core::outcome::decode_body(body));
+    let response =
+        geocache_core::HttpResponse::new(200, geocache_core::client::http::decode_body(body));
     let entries = geocache_core::rest::logbook::list_entries_outcome(Ok(response))?;
     Ok(entries.len())
 }

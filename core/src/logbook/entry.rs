@@ -2,8 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::json_shape::json_string;
-use crate::timestamp::Timestamp;
+use crate::logbook::json_shape::json_string;
+use crate::logbook::timestamp::Timestamp;
 
 /// One validated row of `geocache_logs`. Serialises to the JSON PostgREST sent (created_at verbatim).
 #[derive(Debug, Clone, PartialEq, Serialize)]

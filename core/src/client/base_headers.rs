@@ -4,7 +4,7 @@
 //! new-format key (`sb_publishable_…`, `sb_secret_…`) is not a JWT, so without a session a function
 //! call goes out with no `authorization` at all.
 
-use crate::config::ClientConfig;
+use crate::client::config::ClientConfig;
 
 /// What kind of API key the client was created with; only its prefix is looked at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,6 +1,6 @@
 //! `client.channel`, `getChannels`, `removeChannel` and `removeAllChannels` on the exported
 //! `Client`, as supabase-js's (the realtime module itself knows nothing of `Client`; the
-//! standalone `RealtimeClient` has the same four, in realtime_client.rs).
+//! standalone `RealtimeClient` has the same four, in realtime/client.rs).
 
 use js_sys::Promise;
 use wasm_bindgen::prelude::*;

@@ -1,7 +1,9 @@
-//! The plain request value every builder ends in, the response the transport hands back, and the
-//! one percent-encoder for URLs.
+//! The plain request value every builder ends in, the response the transport hands back (or why
+//! there is none), and the one percent-encoder for URLs.
 
 use std::fmt::Write as _;
+
+use crate::client::request_timeout::RequestTimeout;
 
 /// The HTTP methods the client uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,6 +79,42 @@ impl HttpResponse {
             .iter()
             .find(|(key, _)| key.eq_ignore_ascii_case(name))
             .map(|(_, value)| value.as_str())
+    }
+}
+
+/// A body's bytes as text, exactly as `Response.text()` decodes them: UTF-8, a leading byte order
+/// mark dropped, and each invalid sequence replaced by U+FFFD (the WHATWG decoder's maximal-subpart
+/// rule, which `from_utf8_lossy` follows too). Valid text is taken over without a copy, which
+/// matters for a 20 MB entry list.
+pub fn decode_body(bytes: Vec<u8>) -> String {
+    let mut text = match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(error) => String::from_utf8_lossy(error.as_bytes()).into_owned(),
+    };
+    if text.starts_with('\u{FEFF}') {
+        text.drain(..'\u{FEFF}'.len_utf8());
+    }
+    text
+}
+
+/// `fetch` itself failed (connection refused or dropped, DNS, CORS): no status at all.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NetworkFailure {
+    pub message: String,
+}
+
+/// Why no (whole) response arrived: what the transport hands back instead of an [`HttpResponse`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NoResponse {
+    /// `fetch` rejected, or the body broke off.
+    Network(NetworkFailure),
+    /// The request's deadline passed (headers or body still missing) and it was aborted.
+    TimedOut(RequestTimeout),
+}
+
+impl From<NetworkFailure> for NoResponse {
+    fn from(failure: NetworkFailure) -> Self {
+        NoResponse::Network(failure)
     }
 }
 
@@ -214,5 +252,35 @@ mod tests {
         ]
         .map(Method::as_str);
         assert_eq!(names, ["GET", "HEAD", "POST", "PATCH", "DELETE"]);
+    }
+
+    #[test]
+    fn response_headers_are_found_by_any_case() {
+        let response =
+            HttpResponse::new(200, "").with_header("x-supabase-api-version", "2024-01-01");
+        assert_eq!(
+            response.header("X-Supabase-Api-Version"),
+            Some("2024-01-01")
+        );
+        assert_eq!(response.header("content-type"), None);
+    }
+
+    #[test]
+    fn bodies_decode_as_response_text_does() {
+        assert_eq!(decode_body(b"[]".to_vec()), "[]");
+        assert_eq!(decode_body("שלום 😀".as_bytes().to_vec()), "שלום 😀");
+        // One U+FFFD per maximal invalid subpart, as TextDecoder gives.
+        assert_eq!(decode_body(b"a\xffb".to_vec()), "a\u{FFFD}b");
+        assert_eq!(decode_body(b"x\xf0\x9f\x98".to_vec()), "x\u{FFFD}");
+        assert_eq!(decode_body(b"\xe2\x28\xa1".to_vec()), "\u{FFFD}(\u{FFFD}");
+        // Only one leading byte order mark is dropped; one elsewhere is text.
+        assert_eq!(decode_body(b"\xef\xbb\xbf[]".to_vec()), "[]");
+        assert_eq!(
+            decode_body(b"\xef\xbb\xbf\xef\xbb\xbf[]".to_vec()),
+            "\u{FEFF}[]"
+        );
+        assert_eq!(decode_body(b"[\xef\xbb\xbf]".to_vec()), "[\u{FEFF}]");
+        assert_eq!(decode_body(b"\xef\xbb\xbf\xff".to_vec()), "\u{FFFD}");
+        assert_eq!(decode_body(Vec::new()), "");
     }
 }

@@ -2,7 +2,7 @@
 
 use std::cmp::Reverse;
 
-use crate::entry::Entry;
+use crate::logbook::entry::Entry;
 
 /// Sorts by the instant of `created_at`, newest first. Comparing instants rather than strings
 /// makes `…T12:00:00+02:00` older than `…T11:00:00Z`. The sort is stable: entries created at the
@@ -14,8 +14,8 @@ pub fn sort_newest_first(entries: &mut [Entry]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_support::entry;
-    use crate::timestamp::Timestamp;
+    use crate::logbook::test_support::entry;
+    use crate::logbook::timestamp::Timestamp;
     use proptest::prelude::*;
 
     fn at(id: f64, created_at: &str) -> Entry {

@@ -4,8 +4,8 @@ use std::ops::Range;
 
 use proptest::prelude::*;
 
-use crate::entry::Entry;
-use crate::timestamp::Timestamp;
+use crate::logbook::entry::Entry;
+use crate::logbook::timestamp::Timestamp;
 
 /// A valid timestamp in any accepted form (separator, fraction length, offset style).
 pub fn timestamp_text() -> impl Strategy<Value = String> {

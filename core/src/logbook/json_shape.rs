@@ -57,36 +57,39 @@ pub fn json_string(text: &str) -> String {
 macro_rules! other_shapes {
     ($other:expr) => {
         fn visit_unit<E: serde::de::Error>(self) -> Result<Self::Value, E> {
-            Ok($other(self, $crate::json_shape::ShapeVisitor.visit_unit()?))
+            Ok($other(
+                self,
+                $crate::logbook::json_shape::ShapeVisitor.visit_unit()?,
+            ))
         }
         fn visit_bool<E: serde::de::Error>(self, flag: bool) -> Result<Self::Value, E> {
             Ok($other(
                 self,
-                $crate::json_shape::ShapeVisitor.visit_bool(flag)?,
+                $crate::logbook::json_shape::ShapeVisitor.visit_bool(flag)?,
             ))
         }
         fn visit_u64<E: serde::de::Error>(self, number: u64) -> Result<Self::Value, E> {
             Ok($other(
                 self,
-                $crate::json_shape::ShapeVisitor.visit_u64(number)?,
+                $crate::logbook::json_shape::ShapeVisitor.visit_u64(number)?,
             ))
         }
         fn visit_i64<E: serde::de::Error>(self, number: i64) -> Result<Self::Value, E> {
             Ok($other(
                 self,
-                $crate::json_shape::ShapeVisitor.visit_i64(number)?,
+                $crate::logbook::json_shape::ShapeVisitor.visit_i64(number)?,
             ))
         }
         fn visit_f64<E: serde::de::Error>(self, number: f64) -> Result<Self::Value, E> {
             Ok($other(
                 self,
-                $crate::json_shape::ShapeVisitor.visit_f64(number)?,
+                $crate::logbook::json_shape::ShapeVisitor.visit_f64(number)?,
             ))
         }
         fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Self::Value, E> {
             Ok($other(
                 self,
-                $crate::json_shape::ShapeVisitor.visit_str(text)?,
+                $crate::logbook::json_shape::ShapeVisitor.visit_str(text)?,
             ))
         }
     };

@@ -1,8 +1,8 @@
 //! The project URL, parsed as the WHATWG URL standard (what supabase-js's `new URL()` runs) parses
 //! `http:` and `https:` URLs, for everything but non-ASCII host names.
 //!
-//! Written out rather than taken from the `url` crate: its Unicode (IDNA) tables were most of the
-//! logbook page's WebAssembly download, and a Supabase project URL never needs them. Non-ASCII
+//! Written out rather than taken from the `url` crate: its Unicode (IDNA) tables would outweigh
+//! the rest of the page's WebAssembly, and a Supabase project URL never needs them. Non-ASCII
 //! host names are refused as malformed (write them in punycode, `xn--…`); punycode labels are
 //! taken as written rather than decoded and checked. Everything else (user info, IPv4 in all its
 //! forms, IPv6, ports, dot segments, percent-encoding, tabs and newlines) follows the standard,

@@ -1,8 +1,13 @@
 //! Sends a core [`HttpRequest`] with the browser's `fetch` (through gloo-net) under a deadline,
 //! and hands back the status, the readable headers and the body text, or why there is none.
 //! Reads go through [`Transport::send_read`], which sends them again as core's retry policy says.
+//! Beside it: the timers a deadline and a back-off take ([`timer`]), and where each call's bearer
+//! comes from (`token_source`).
 
-use geocache_core::outcome::decode_body;
+pub mod timer;
+pub(crate) mod token_source;
+
+use geocache_core::client::http::decode_body;
 use geocache_core::rest::retry;
 use geocache_core::{
     HttpRequest, HttpResponse, Method, NetworkFailure, NoResponse, RequestTimeout,
@@ -12,7 +17,7 @@ use js_sys::{Function, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{AbortController, AbortSignal};
 
-use crate::timer::{sleep, Timeout};
+use crate::transport::timer::{sleep, Timeout};
 
 /// Every request of one client goes through its transport, so they share one deadline.
 #[derive(Debug, Clone, Copy, Default)]

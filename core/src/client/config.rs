@@ -1,7 +1,7 @@
 //! Client configuration from (url, key), validated and derived exactly as supabase-js 2.109 does
 //! (`validateSupabaseUrl` in src/lib/helpers.ts and the `SupabaseClient` constructor).
 
-use crate::project_url::ProjectUrl;
+use crate::client::project_url::ProjectUrl;
 
 /// Why `createClient(url, key)` refused its arguments. The messages are supabase-js's, verbatim,
 /// because callers compare them; the offending value is kept in the variant instead.

@@ -8,9 +8,9 @@ use std::fmt;
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 
-use crate::entry::Entry;
-use crate::json_shape::{describe, other_shapes, read_fields, Shape, ShapeVisitor};
-use crate::timestamp::{parse_unix_nanos, Timestamp};
+use crate::logbook::entry::Entry;
+use crate::logbook::json_shape::{describe, other_shapes, read_fields, Shape, ShapeVisitor};
+use crate::logbook::timestamp::{parse_unix_nanos, Timestamp};
 
 /// Why a successful response body is not a list of entries.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -80,7 +80,7 @@ impl SchemaError {
 /// not JSON at all is reported as such even when an earlier entry is already wrong.
 ///
 /// ```
-/// use geocache_core::schema::parse_entries;
+/// use geocache_core::logbook::schema::parse_entries;
 /// use geocache_core::SchemaError;
 ///
 /// let entries = parse_entries(
@@ -293,8 +293,8 @@ pub(crate) mod reference {
     use serde_json::{Map, Value};
 
     use super::SchemaError;
-    use crate::entry::Entry;
-    use crate::timestamp::Timestamp;
+    use crate::logbook::entry::Entry;
+    use crate::logbook::timestamp::Timestamp;
 
     pub fn parse_entries(body: &str) -> Result<Vec<Entry>, SchemaError> {
         let value: Value =
@@ -368,7 +368,7 @@ pub(crate) mod reference {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_support::{entries, timestamp_text};
+    use crate::logbook::test_support::{entries, timestamp_text};
     use proptest::prelude::*;
     use serde_json::Value;
 
