@@ -5,7 +5,6 @@ use crate::rest::plan::{Condition, Ordering, Plan, Predicate};
 use crate::rest::query::{CompareOp, Direction, LogicOperator, Nulls};
 use crate::table::{Column, Row, SqlValue};
 
-#[path = "implied_bounds.rs"]
 mod implied_bounds;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
