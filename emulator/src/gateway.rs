@@ -1,7 +1,7 @@
 //! Supabase's API gateway in front of every API (`/rest/v1`, `/auth/v1`, `/emulator/v1`): a
 //! request must carry an API key (`apikey` header or query parameter) and a body no larger than
 //! the configured limit (`--max-body-bytes`). The rest of a refused body is read and discarded
-//! behind the 413 ([`crate::linger`]), so the client sees the answer rather than a reset.
+//! behind the 413 ([`crate::http::linger`]), so the client sees the answer rather than a reset.
 //!
 //! The emulator's own endpoints take the key from the header only: a key in a URL ends up in
 //! logs and histories, and a header forces a browser's CORS preflight, so a page cannot fire a
@@ -15,9 +15,9 @@
 //! PostgREST and the auth server only ever see JWTs. Any other bearer token passes unchanged.
 
 use crate::error::ApiError;
+use crate::http::linger;
 use crate::keys::api_keys::{NEW_FORMAT_PREFIX, SECRET_PREFIX};
 use crate::keys::{Keys, Role};
-use crate::linger;
 use crate::state::AppState;
 use axum::body::Body;
 use axum::extract::{FromRequestParts, Request, State};

@@ -20,9 +20,7 @@
 
 pub mod auth;
 pub mod cli;
-pub mod client_address;
 pub mod clock;
-mod cors;
 pub mod db;
 pub mod error;
 pub mod faults;
@@ -31,15 +29,13 @@ pub mod functions;
 #[cfg(feature = "fuzzing")]
 pub mod fuzzing;
 pub mod gateway;
-mod health;
+pub mod http;
 pub mod internal_cause;
 pub mod keys;
-mod linger;
 pub mod private_file;
 pub mod read_access;
 pub mod realtime;
 pub mod rest;
-pub mod server;
 mod sms_outbox;
 pub mod state;
 pub mod storage;
@@ -50,7 +46,7 @@ use crate::cli::config::Config;
 use crate::cli::project_file::ProjectFileError;
 use crate::cli::secret::{self as jwt_secret, SecretError};
 use crate::db::{Database, OpenError};
-use crate::server::ConnectionLimits;
+use crate::http::server::ConnectionLimits;
 use crate::state::AppState;
 use axum::extract::DefaultBodyLimit;
 use axum::http::StatusCode;
@@ -64,7 +60,7 @@ use tokio::net::TcpListener;
 /// The whole HTTP application over `state`.
 pub fn app(state: AppState) -> Router {
     Router::new()
-        .merge(health::router())
+        .merge(http::health::router())
         .merge(rest::router(state.clone()))
         .merge(auth::router(state.clone()))
         .merge(sms_outbox::router(state.clone()))
@@ -79,10 +75,10 @@ pub fn app(state: AppState) -> Router {
             state.clone(),
             faults::middleware::inject,
         ))
-        .layer(cors::layer())
+        .layer(http::cors::layer())
         // Edge Functions stream their bodies through, outside the body limit and the fault plan,
         // with CORS that also exposes the relay's headers.
-        .merge(functions::router(state).layer(cors::functions_layer()))
+        .merge(functions::router(state).layer(http::cors::functions_layer()))
 }
 
 /// Serves `app(state)` on `listener` with the default connection limits until `shutdown`
@@ -103,7 +99,7 @@ pub async fn run_with_limits(
     limits: ConnectionLimits,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    server::serve(listener, app(state), limits, shutdown).await
+    http::server::serve(listener, app(state), limits, shutdown).await
 }
 
 /// What Supabase's gateway answers for a path no service owns.

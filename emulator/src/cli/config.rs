@@ -6,6 +6,10 @@ use crate::cli::secret::{self, JwtSecret, SecretError};
 use crate::db::DbLocation;
 use crate::faults::plan::{self, FaultPlan};
 use crate::functions::settings::{FunctionServer, FunctionSettings, FunctionsSettings};
+use crate::http::server::{
+    ConnectionLimits, DEFAULT_HEADER_READ_TIMEOUT_SECONDS, DEFAULT_IDLE_TIMEOUT_SECONDS,
+    DEFAULT_MAX_CONNECTIONS,
+};
 use crate::keys::api_keys;
 use crate::keys::Keys;
 use crate::realtime::hub::{
@@ -16,10 +20,6 @@ use crate::realtime::hub::{
 use crate::rest::sign_limit::{
     SignLimits, DEFAULT_MAX_SIGNS_PER_ADDRESS_MINUTE, DEFAULT_MAX_SIGNS_PER_MINUTE,
     DEFAULT_MAX_SIGNS_PER_REQUEST,
-};
-use crate::server::{
-    ConnectionLimits, DEFAULT_HEADER_READ_TIMEOUT_SECONDS, DEFAULT_IDLE_TIMEOUT_SECONDS,
-    DEFAULT_MAX_CONNECTIONS,
 };
 use crate::state::{DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_ROWS};
 use crate::storage::files::Files;

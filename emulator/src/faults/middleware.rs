@@ -4,9 +4,9 @@
 //! browser sees their status rather than an opaque network error.
 
 use crate::error::ApiError;
-use crate::faults::connection::{ConnectionTap, Cut};
 use crate::faults::injector::{Answered, Chosen};
 use crate::faults::plan::{ErrorBody, Fault};
+use crate::http::connection::{ConnectionTap, Cut};
 use crate::state::AppState;
 use axum::body::{Body, Bytes};
 use axum::extract::{ConnectInfo, Request, State};

@@ -10,9 +10,9 @@
 //!
 //! The routes need a service-role key (the secret key or the service_role key) in the `apikey` header (never the URL). The `--faults` flag installs a plan at
 //! start-up. Faults apply only to `/rest/v1` and `/auth/v1` ([`middleware`]); dropping
-//! connections needs the emulator's listener ([`connection`]), which [`crate::run`] uses.
+//! connections needs the emulator's listener ([`crate::http::connection`]), which [`crate::run`]
+//! uses.
 
-pub mod connection;
 pub mod injector;
 pub mod middleware;
 pub mod plan;

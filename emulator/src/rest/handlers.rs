@@ -19,9 +19,9 @@
 //! An insert carrying an `Idempotency-Key` is stored once however often it is sent
 //! ([`crate::rest::sign_once`]); a resend is answered as a success that stored nothing.
 
-use crate::client_address::ClientAddress;
 use crate::error::ApiError;
 use crate::gateway::ApiKeyRole;
+use crate::http::client_address::ClientAddress;
 use crate::keys::Role;
 use crate::read_access::Readable;
 use crate::realtime::change::{Change, ChangeKind};

@@ -9,8 +9,8 @@
 //! this machine (a loopback peer, no proxy in between) are not limited, so local tests and
 //! `npm start` are never throttled; `--sign-limit-loopback` limits them too.
 
-use crate::client_address::ClientAddress;
 use crate::error::{ApiError, PostgrestError};
+use crate::http::client_address::ClientAddress;
 use crate::keys::Role;
 use axum::http::StatusCode;
 use std::borrow::Cow;

@@ -11,7 +11,7 @@
 //! `file_size_limit` or the global cap. Only a complete file is renamed into place and only then
 //! is its row committed; a replaced object's old file is removed last.
 
-use crate::linger;
+use crate::http::linger;
 use crate::state::AppState;
 use crate::storage::error::StorageError;
 use crate::storage::files::PendingFile;

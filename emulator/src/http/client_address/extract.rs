@@ -2,8 +2,8 @@
 //! proxies from the application state. Apart from the address rules so that the limiters, which
 //! the state holds, can name an address without depending on the state.
 
-use crate::client_address::ClientAddress;
-use crate::faults::connection::ConnectionTap;
+use crate::http::client_address::ClientAddress;
+use crate::http::connection::ConnectionTap;
 use crate::state::AppState;
 use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::request::Parts;
