@@ -4,7 +4,6 @@
 //! handful of requests. Every database call runs on tokio's blocking pool so the async runtime
 //! never waits on disk.
 
-use crate::error::ApiError;
 use crate::private_file;
 use rusqlite::Connection;
 use std::path::{Path, PathBuf};
@@ -126,11 +125,13 @@ impl Database {
         })
     }
 
-    /// Runs `work` with the connection on the blocking thread pool.
-    pub async fn call<T, F>(&self, work: F) -> Result<T, ApiError>
+    /// Runs `work` with the connection on the blocking thread pool. Its error is the caller's
+    /// own, so each service answers a failed query in its own words.
+    pub async fn call<T, E, F>(&self, work: F) -> Result<T, E>
     where
         T: Send + 'static,
-        F: FnOnce(&mut Connection) -> Result<T, ApiError> + Send + 'static,
+        E: From<Unfinished> + Send + 'static,
+        F: FnOnce(&mut Connection) -> Result<T, E> + Send + 'static,
     {
         let connection = Arc::clone(&self.connection);
         tokio::task::spawn_blocking(move || {
@@ -142,6 +143,18 @@ impl Database {
             work(&mut guard)
         })
         .await
-        .map_err(ApiError::internal)?
+        .map_err(|error| Unfinished(error.to_string()))?
     }
 }
+
+/// Database work that never returned: it panicked, or the runtime stopped before it ran.
+#[derive(Debug)]
+pub struct Unfinished(String);
+
+impl std::fmt::Display for Unfinished {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Unfinished {}

@@ -239,7 +239,7 @@ async fn limit_body(request: Request, limit: usize) -> Result<Request, BodyRefus
     }
     let mut bytes = Vec::new();
     while let Some(frame) = body.frame().await {
-        let frame = frame.map_err(|_| ApiError::invalid_body("Could not read the request body"))?;
+        let frame = frame.map_err(|_| ApiError::UnreadableBody)?;
         if let Some(data) = frame.data_ref() {
             if bytes.len() + data.len() > limit {
                 linger::discard_later(body);

@@ -30,13 +30,12 @@ pub mod functions;
 pub mod fuzzing;
 pub mod gateway;
 pub mod http;
-pub mod internal_cause;
 pub mod keys;
 pub mod private_file;
+pub mod random;
 pub mod read_access;
 pub mod realtime;
 pub mod rest;
-mod sms_outbox;
 pub mod state;
 pub mod storage;
 pub mod table;
@@ -63,7 +62,6 @@ pub fn app(state: AppState) -> Router {
         .merge(http::health::router())
         .merge(rest::router(state.clone()))
         .merge(auth::router(state.clone()))
-        .merge(sms_outbox::router(state.clone()))
         .merge(faults::router(state.clone()))
         .merge(storage::router(state.clone()))
         .merge(realtime::router(state.clone()))

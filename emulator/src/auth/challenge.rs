@@ -5,14 +5,13 @@
 use crate::auth::body::{self, text};
 use crate::auth::error::AuthError;
 use crate::auth::factors::load_factor;
-use crate::auth::random;
 use crate::auth::rate_limit::Action;
 use crate::auth::service::challenge::issue_challenge;
 use crate::auth::settings::PHONE_CODE_DIGITS;
 use crate::auth::signed_in_user::SignedInUser;
 use crate::auth::store::factors::{ChallengeRecord, FactorType};
 use crate::auth::store::sent_sms::SmsRecord;
-use crate::error::ApiError;
+use crate::random;
 use crate::state::AppState;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
@@ -37,7 +36,7 @@ pub async fn challenge(
     Path(factor_id): Path<String>,
     caller: SignedInUser,
     body: Bytes,
-) -> Result<Json<ChallengeResponse>, ApiError> {
+) -> Result<Json<ChallengeResponse>, AuthError> {
     caller.require_not_anonymous()?;
     let factor = load_factor(&state, &caller, &factor_id).await?;
     let now = state.clock.now_micros();
@@ -60,7 +59,7 @@ pub async fn challenge(
         let params: ChallengeParams = body::parse(&body)?;
         let channel = text(params.channel);
         if !matches!(channel.as_str(), "" | "sms" | "whatsapp") {
-            return Err(AuthError::invalid_channel().into());
+            return Err(AuthError::invalid_channel());
         }
         let code = random::digits(PHONE_CODE_DIGITS)?;
         sms = Some(SmsRecord {
@@ -77,7 +76,9 @@ pub async fn challenge(
     };
     state
         .db
-        .call(move |connection| Ok(issue_challenge(connection, &challenge, sms.as_ref())?))
+        .call(move |connection| {
+            issue_challenge(connection, &challenge, sms.as_ref()).map_err(AuthError::from)
+        })
         .await?;
     Ok(Json(response))
 }

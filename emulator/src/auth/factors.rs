@@ -7,8 +7,8 @@ use crate::auth::error::AuthError;
 use crate::auth::service::enrolment;
 use crate::auth::signed_in_user::SignedInUser;
 use crate::auth::store::factors::{FactorRecord, FactorType};
-use crate::auth::{random, totp, validation};
-use crate::error::ApiError;
+use crate::auth::{totp, validation};
+use crate::random;
 use crate::state::AppState;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
@@ -53,7 +53,7 @@ pub async fn enroll(
     State(state): State<AppState>,
     caller: SignedInUser,
     body: Bytes,
-) -> Result<Json<EnrollResponse>, ApiError> {
+) -> Result<Json<EnrollResponse>, AuthError> {
     caller.require_not_anonymous()?;
     let session = caller
         .session("A valid session and a registered user are required to enroll a factor")?
@@ -62,8 +62,8 @@ pub async fn enroll(
     let factor_type = match text(params.factor_type).as_str() {
         "totp" => FactorType::Totp,
         "phone" => FactorType::Phone,
-        "webauthn" => return Err(AuthError::webauthn_enroll_disabled().into()),
-        _ => return Err(AuthError::bad_factor_type().into()),
+        "webauthn" => return Err(AuthError::webauthn_enroll_disabled()),
+        _ => return Err(AuthError::bad_factor_type()),
     };
     let friendly_name = text(params.friendly_name);
     let now = state.clock.now_micros();
@@ -105,7 +105,7 @@ pub async fn enroll(
         FactorType::Phone => {
             let requested = text(params.phone);
             if requested.is_empty() {
-                return Err(AuthError::phone_required().into());
+                return Err(AuthError::phone_required());
             }
             factor.phone = validation::phone(&requested)?;
             response.phone = requested;
@@ -125,18 +125,20 @@ pub async fn unenroll(
     State(state): State<AppState>,
     Path(factor_id): Path<String>,
     caller: SignedInUser,
-) -> Result<Json<UnenrollResponse>, ApiError> {
+) -> Result<Json<UnenrollResponse>, AuthError> {
     caller.require_not_anonymous()?;
     let factor = load_factor(&state, &caller, &factor_id).await?;
     let session = caller.session("A valid session and factor are required to unenroll a factor")?;
     if factor.verified && !session.is_aal2() {
-        return Err(AuthError::aal2_required_to_unenroll().into());
+        return Err(AuthError::aal2_required_to_unenroll());
     }
     let now = state.clock.now_micros();
     let id = factor.id.clone();
     state
         .db
-        .call(move |connection| Ok(enrolment::unenroll_factor(connection, &factor, now)?))
+        .call(move |connection| {
+            enrolment::unenroll_factor(connection, &factor, now).map_err(AuthError::from)
+        })
         .await?;
     Ok(Json(UnenrollResponse { id }))
 }
@@ -147,7 +149,7 @@ pub async fn load_factor(
     state: &AppState,
     caller: &SignedInUser,
     factor_id: &str,
-) -> Result<FactorRecord, ApiError> {
+) -> Result<FactorRecord, AuthError> {
     let id = Uuid::parse_str(factor_id)
         .map_err(|_| AuthError::factor_id_not_uuid())?
         .to_string();
@@ -159,10 +161,9 @@ pub async fn load_factor(
     let factor = state
         .db
         .call(move |connection| {
-            Ok(enrolment::find_live_factor(
-                connection, &id, &user_id, lifetime, now,
-            )?)
+            enrolment::find_live_factor(connection, &id, &user_id, lifetime, now)
+                .map_err(AuthError::from)
         })
         .await?;
-    Ok(factor.ok_or_else(AuthError::factor_not_found)?)
+    factor.ok_or_else(AuthError::factor_not_found)
 }

@@ -11,6 +11,7 @@
 //! | `DELETE /auth/v1/factors/{factor_id}` | [`factors::unenroll`] |
 //! | `POST /auth/v1/factors/{factor_id}/challenge` | [`challenge`] |
 //! | `POST /auth/v1/factors/{factor_id}/verify` | [`verify`] |
+//! | `GET /emulator/v1/sms` | [`sms_outbox`]: the codes "sent" by SMS, for tests |
 //!
 //! Errors use GoTrue's codes and messages in the body style the request's
 //! `X-Supabase-Api-Version` asks for ([`error`]).
@@ -25,13 +26,13 @@ pub mod json;
 pub mod jwt;
 mod logout;
 mod password;
-pub mod random;
 pub mod rate_limit;
 pub mod service;
 pub mod session_tokens;
 pub mod settings;
 pub mod signed_in_user;
 mod signup;
+mod sms_outbox;
 pub mod store;
 mod token_grant;
 pub mod totp;
@@ -46,8 +47,9 @@ use axum::middleware;
 use axum::routing::{delete, get, post};
 use axum::Router;
 
+/// The auth routes, and the SMS outbox the emulator keeps for tests.
 pub fn router(state: AppState) -> Router {
-    Router::new()
+    let api = Router::new()
         .route("/auth/v1/signup", post(signup::signup))
         .route("/auth/v1/token", post(token_grant::token))
         .route("/auth/v1/user", get(user::user))
@@ -64,5 +66,6 @@ pub fn router(state: AppState) -> Router {
             state.clone(),
             gateway::require_api_key,
         ))
-        .with_state(state)
+        .with_state(state.clone());
+    api.merge(sms_outbox::router(state))
 }

@@ -10,7 +10,6 @@ use crate::auth::rate_limit::Action;
 use crate::auth::service::{refresh, sign_in};
 use crate::auth::store::users;
 use crate::auth::with_signer::with_signer;
-use crate::error::ApiError;
 use crate::http::client_address::ClientAddress;
 use crate::state::AppState;
 use axum::body::Bytes;
@@ -23,7 +22,7 @@ pub async fn token(
     client: ClientAddress,
     RawQuery(query): RawQuery,
     body: Bytes,
-) -> Result<Json<TokenResponse>, ApiError> {
+) -> Result<Json<TokenResponse>, AuthError> {
     let grant_type = form_urlencoded::parse(query.unwrap_or_default().as_bytes())
         .find(|(key, _)| key == "grant_type")
         .map(|(_, value)| value.into_owned())
@@ -42,7 +41,7 @@ pub async fn token(
     let response = match grant_type.as_str() {
         "password" => password_grant(&state, &body).await?,
         "refresh_token" => refresh_token_grant(&state, &body).await?,
-        _ => return Err(AuthError::unsupported_grant_type().into()),
+        _ => return Err(AuthError::unsupported_grant_type()),
     };
     Ok(Json(response))
 }
@@ -54,11 +53,11 @@ struct PasswordParams {
     password: Option<String>,
 }
 
-async fn password_grant(state: &AppState, body: &[u8]) -> Result<TokenResponse, ApiError> {
+async fn password_grant(state: &AppState, body: &[u8]) -> Result<TokenResponse, AuthError> {
     let params: PasswordParams = body::parse(body)?;
     let (email, phone) = (text(params.email), text(params.phone));
     if !email.is_empty() && !phone.is_empty() {
-        return Err(AuthError::email_and_phone_on_login().into());
+        return Err(AuthError::email_and_phone_on_login());
     }
     if email.is_empty() {
         // No user of the emulator has a phone number to sign in with.
@@ -66,13 +65,12 @@ async fn password_grant(state: &AppState, body: &[u8]) -> Result<TokenResponse, 
             AuthError::missing_email_or_phone()
         } else {
             AuthError::invalid_credentials()
-        }
-        .into());
+        });
     }
     let lookup = email.to_lowercase();
     let user = state
         .db
-        .call(move |connection| Ok(users::find_by_email(connection, &lookup)?))
+        .call(move |connection| users::find_by_email(connection, &lookup).map_err(AuthError::from))
         .await?;
     let Some(user) = user else {
         // An unknown address costs the same bcrypt work as a wrong password, so the answer's
@@ -81,11 +79,11 @@ async fn password_grant(state: &AppState, body: &[u8]) -> Result<TokenResponse, 
         password::hash(text(params.password), state.auth.password_hash_cost)
             .await
             .ok();
-        return Err(AuthError::invalid_credentials().into());
+        return Err(AuthError::invalid_credentials());
     };
     let matches = password::verify(text(params.password), user.encrypted_password.clone()).await?;
     if !matches {
-        return Err(AuthError::invalid_credentials().into());
+        return Err(AuthError::invalid_credentials());
     }
     let now = state.clock.now_micros();
     with_signer(state, move |connection, signer| {
@@ -108,11 +106,11 @@ fn has_refresh_token_shape(token: &str) -> bool {
             .all(|byte| byte.is_ascii_lowercase() || byte.is_ascii_digit())
 }
 
-async fn refresh_token_grant(state: &AppState, body: &[u8]) -> Result<TokenResponse, ApiError> {
+async fn refresh_token_grant(state: &AppState, body: &[u8]) -> Result<TokenResponse, AuthError> {
     let params: RefreshParams = body::parse(body)?;
     let presented = text(params.refresh_token);
     if !has_refresh_token_shape(&presented) {
-        return Err(AuthError::refresh_token_invalid().into());
+        return Err(AuthError::refresh_token_invalid());
     }
     let now = state.clock.now_micros();
     with_signer(state, move |connection, signer| {

@@ -12,7 +12,6 @@ use crate::auth::rate_limit::Action;
 use crate::auth::service::verification::{self, Verification};
 use crate::auth::signed_in_user::SignedInUser;
 use crate::auth::with_signer::with_signer;
-use crate::error::ApiError;
 use crate::http::client_address::ClientAddress;
 use crate::state::AppState;
 use axum::body::Bytes;
@@ -33,7 +32,7 @@ pub async fn verify(
     client: ClientAddress,
     caller: SignedInUser,
     body: Bytes,
-) -> Result<Json<TokenResponse>, ApiError> {
+) -> Result<Json<TokenResponse>, AuthError> {
     let now = state.clock.now_micros();
     state.limiter.check(
         &client.key(),
@@ -57,7 +56,7 @@ pub async fn verify(
     .to_string();
     let code = text(params.code);
     if code.is_empty() {
-        return Err(AuthError::code_required().into());
+        return Err(AuthError::code_required());
     }
     let session = caller
         .session("Cannot read SessionId claim as UUID")?

@@ -7,6 +7,7 @@ use crate::error::ApiError;
 use crate::faults::injector::{Answered, Chosen};
 use crate::faults::plan::{ErrorBody, Fault};
 use crate::http::connection::{ConnectionTap, Cut};
+use crate::rest::error::RestError;
 use crate::state::AppState;
 use axum::body::{Body, Bytes};
 use axum::extract::{ConnectInfo, Request, State};
@@ -174,7 +175,7 @@ fn with_body(response: Response, body: Bytes) -> Response {
 fn injected_status(status: u16, body: ErrorBody) -> Response {
     let status = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     match body {
-        ErrorBody::Postgrest => ApiError::injected(status).into_response(),
+        ErrorBody::Postgrest => RestError::injected(status).into_response(),
         ErrorBody::Plain => {
             let text = match status.canonical_reason() {
                 Some(reason) => format!("{} {reason}", status.as_u16()),

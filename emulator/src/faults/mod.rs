@@ -57,7 +57,10 @@ async fn install(
     let plan = serde_json::from_slice::<FaultPlan>(&body)
         .map_err(|error| error.to_string())
         .and_then(FaultPlan::validated)
-        .map_err(|problem| ApiError::invalid_fault_plan(&problem))?;
+        .map_err(|problem| ApiError::Emulator {
+            status: StatusCode::BAD_REQUEST,
+            message: format!("invalid fault plan: {problem}"),
+        })?;
     state.faults.install(plan);
     Ok(Json(state.faults.report()))
 }

@@ -21,6 +21,7 @@
 pub mod access;
 pub mod binding;
 pub mod change;
+pub mod error;
 pub mod filter;
 pub mod frame;
 pub mod http;
@@ -29,13 +30,13 @@ pub mod join;
 pub mod presence;
 pub mod socket;
 
-use crate::error::ApiError;
 use crate::gateway::{self, ApiKeyRole, ServiceRoleKey};
+use crate::realtime::error::RealtimeError;
 use crate::realtime::frame::Vsn;
 use crate::state::AppState;
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode, Uri};
+use axum::http::{HeaderMap, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{middleware, Extension, Json, Router};
@@ -79,14 +80,7 @@ async fn websocket(
 ) -> Response {
     let vsn = query_param(&uri, "vsn");
     let Some(vsn) = Vsn::parse(vsn.as_deref()) else {
-        return ApiError::Emulator {
-            status: StatusCode::FORBIDDEN,
-            message: format!(
-                "unsupported vsn {}: this server speaks 1.0.0 and 2.0.0",
-                vsn.unwrap_or_default()
-            ),
-        }
-        .into_response();
+        return RealtimeError::UnsupportedVsn(vsn.unwrap_or_default()).into_response();
     };
     // The gateway has checked the key; the header wins over the URL, as there.
     let api_key = headers

@@ -1,5 +1,6 @@
 //! The PostgREST subset under `/rest/v1`, behind the API gateway's key check.
 
+pub mod error;
 mod handlers;
 mod media;
 mod payload;

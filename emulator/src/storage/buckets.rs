@@ -89,7 +89,10 @@ pub async fn list(
     if caller.role != Role::ServiceRole {
         return Ok(Json(json!([])));
     }
-    let mut buckets = state.db.call(|c| Ok(store::all_buckets(c)?)).await?;
+    let mut buckets = state
+        .db
+        .call(|c| store::all_buckets(c).map_err(StorageError::from))
+        .await?;
     if let Some(search) = query.get("search").filter(|text| !text.is_empty()) {
         let search = search.to_lowercase();
         buckets.retain(|bucket| bucket.id.to_lowercase().contains(&search));
@@ -129,7 +132,7 @@ async fn visible_bucket(
     }
     state
         .db
-        .call(move |c| Ok(store::find_bucket(c, &id)?))
+        .call(move |c| store::find_bucket(c, &id).map_err(StorageError::from))
         .await?
         .ok_or_else(StorageError::no_such_bucket)
 }
@@ -165,13 +168,13 @@ pub async fn create(
         public: body.public,
         file_size_limit,
         allowed_mime_types,
-        dir: crate::auth::random::uuid()?.to_string(),
+        dir: crate::random::uuid()?.to_string(),
         created_at: now,
         updated_at: now,
     };
     let inserted = state
         .db
-        .call(move |c| Ok(store::insert_bucket(c, &record)?))
+        .call(move |c| store::insert_bucket(c, &record).map_err(StorageError::from))
         .await?;
     if !inserted {
         return Err(StorageError::bucket_already_exists());
@@ -196,7 +199,7 @@ pub async fn update(
     };
     let updated = state
         .db
-        .call(move |c| Ok(store::update_bucket(c, &record)?))
+        .call(move |c| store::update_bucket(c, &record).map_err(StorageError::from))
         .await?;
     if !updated {
         return Err(StorageError::no_such_bucket());
@@ -214,7 +217,7 @@ pub async fn empty(
     let files = state.storage.files()?;
     let removed = state
         .db
-        .call(move |c| {
+        .call(move |c| -> Result<_, StorageError> {
             let transaction = c.transaction()?;
             let objects = store::objects_under(&transaction, &bucket.id, "")?;
             for object in &objects {
@@ -243,13 +246,13 @@ pub async fn delete(
     let id = bucket.id.clone();
     let deleted = state
         .db
-        .call(move |c| {
+        .call(move |c| -> Result<_, StorageError> {
             if store::count_objects(c, &id)? > 0 {
-                return Ok(Err(StorageError::bucket_not_empty()));
+                return Err(StorageError::bucket_not_empty());
             }
-            Ok(Ok(store::delete_bucket(c, &id)?))
+            Ok(store::delete_bucket(c, &id)?)
         })
-        .await??;
+        .await?;
     if !deleted {
         return Err(StorageError::no_such_bucket());
     }

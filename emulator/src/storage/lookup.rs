@@ -17,7 +17,7 @@ pub async fn bucket_and_object(
     let (bucket_id, name) = (bucket_id.to_owned(), name.to_owned());
     let (bucket, object) = state
         .db
-        .call(move |c| {
+        .call(move |c| -> Result<_, StorageError> {
             Ok((
                 store::find_bucket(c, &bucket_id)?,
                 store::find_object(c, &bucket_id, &name)?,

@@ -113,7 +113,9 @@ pub async fn sweep(state: &AppState) -> Result<usize, StorageError> {
     };
     let (referenced, buckets) = state
         .db
-        .call(|c| Ok((store::referenced_files(c)?, store::bucket_dirs(c)?)))
+        .call(|c| -> Result<_, StorageError> {
+            Ok((store::referenced_files(c)?, store::bucket_dirs(c)?))
+        })
         .await?;
     let removed = tokio::task::spawn_blocking(move || files.sweep(&referenced, &buckets))
         .await

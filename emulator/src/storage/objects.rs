@@ -53,7 +53,7 @@ pub async fn list(
         let prefix = prefix.clone();
         state
             .db
-            .call(move |c| Ok(store::objects_under(c, &bucket_id, &prefix)?))
+            .call(move |c| store::objects_under(c, &bucket_id, &prefix).map_err(StorageError::from))
             .await?
     };
     let entries = listing::level(
@@ -97,7 +97,7 @@ pub async fn remove(
     let files = state.storage.files()?;
     let (dir, removed) = state
         .db
-        .call(move |c| {
+        .call(move |c| -> Result<_, StorageError> {
             let transaction = c.transaction()?;
             let Some(bucket) = store::find_bucket(&transaction, &bucket_id)? else {
                 return Ok((None, Vec::new()));
@@ -164,7 +164,7 @@ async fn check_transfer(
         let (to_bucket, to_key) = (destination_bucket.clone(), body.destination_key.clone());
         state
             .db
-            .call(move |c| {
+            .call(move |c| -> Result<_, StorageError> {
                 Ok((
                     store::find_bucket(c, &bucket_id)?,
                     store::find_object(c, &bucket_id, &key)?,
@@ -210,7 +210,7 @@ pub async fn move_object(
         )?;
     }
     let now = state.clock.now_micros();
-    let renamed = {
+    let outcome = {
         let (id, bucket, key) = (
             transfer.source.id.clone(),
             transfer.destination_bucket.clone(),
@@ -218,18 +218,14 @@ pub async fn move_object(
         );
         state
             .db
-            .call(move |c| {
+            .call(move |c| -> Result<_, StorageError> {
                 if store::find_object(c, &bucket, &key)?.is_some() {
-                    return Ok(Err(StorageError::key_already_exists()));
+                    return Err(StorageError::key_already_exists());
                 }
                 store::rename_object(c, &id, &bucket, &key, now)?;
-                Ok(Ok(()))
+                Ok(())
             })
             .await
-    };
-    let outcome = match renamed {
-        Ok(outcome) => outcome,
-        Err(error) => Err(error.into()),
     };
     if across {
         // The row names one of the two directories; the other name goes.
@@ -251,7 +247,7 @@ pub async fn copy(
 ) -> Result<Json<Value>, StorageError> {
     let transfer = check_transfer(&state, &caller, body, Operation::Select).await?;
     let files = state.storage.files()?;
-    let file = crate::auth::random::uuid()?.to_string();
+    let file = crate::random::uuid()?.to_string();
     {
         let (files, transfer_dir, destination_dir, source_file, file) = (
             files.clone(),
@@ -268,7 +264,7 @@ pub async fn copy(
     }
     let now = state.clock.now_micros();
     let record = ObjectRecord {
-        id: crate::auth::random::uuid()?.to_string(),
+        id: crate::random::uuid()?.to_string(),
         bucket_id: transfer.destination_bucket.clone(),
         name: transfer.destination_key.clone(),
         owner: caller.owner.clone(),
@@ -278,22 +274,18 @@ pub async fn copy(
         last_accessed_at: now,
         ..transfer.source.clone()
     };
-    let inserted = {
+    let outcome = {
         let record = record.clone();
         state
             .db
-            .call(move |c| {
+            .call(move |c| -> Result<_, StorageError> {
                 if store::find_object(c, &record.bucket_id, &record.name)?.is_some() {
-                    return Ok(Err(StorageError::key_already_exists()));
+                    return Err(StorageError::key_already_exists());
                 }
                 store::upsert_object(c, &record)?;
-                Ok(Ok(()))
+                Ok(())
             })
             .await
-    };
-    let outcome = match inserted {
-        Ok(outcome) => outcome,
-        Err(error) => Err(error.into()),
     };
     if outcome.is_err() {
         files.remove(&transfer.destination_dir, &file)?;

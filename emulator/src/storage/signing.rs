@@ -85,7 +85,7 @@ pub async fn sign_many(
         let (bucket_id, paths) = (bucket_id.clone(), body.paths.clone());
         state
             .db
-            .call(move |c| {
+            .call(move |c| -> Result<_, StorageError> {
                 paths
                     .iter()
                     .map(|path| Ok(store::find_object(c, &bucket_id, path)?.is_some()))

@@ -133,7 +133,7 @@ async fn store_upload(
         .map_or(state.storage.max_file_size, |bytes| {
             (bytes as u64).min(state.storage.max_file_size)
         });
-    let file_name = crate::auth::random::uuid()?.to_string();
+    let file_name = crate::random::uuid()?.to_string();
     let pending = state.storage.files()?.begin(&bucket.dir, &file_name)?;
     let received = receive(&bucket, pending, limit, headers, body).await?;
     let Received {
@@ -150,7 +150,7 @@ async fn store_upload(
     let now = state.clock.now_micros();
     let record = ObjectRecord {
         id: existing.as_ref().map_or_else(
-            || Ok(crate::auth::random::uuid()?.to_string()),
+            || Ok(crate::random::uuid()?.to_string()),
             |o| Ok::<_, StorageError>(o.id.clone()),
         )?,
         bucket_id: bucket.id.clone(),
@@ -170,12 +170,12 @@ async fn store_upload(
         let record = record.clone();
         state
             .db
-            .call(move |c| {
+            .call(move |c| -> Result<_, StorageError> {
                 let transaction = c.transaction()?;
                 let current = store::find_object(&transaction, &record.bucket_id, &record.name)?;
                 // Another upload may have created the object while this one streamed.
                 if current.is_some() && overwrite == Overwrite::Refuse {
-                    return Ok(Err(StorageError::key_already_exists()));
+                    return Err(StorageError::key_already_exists());
                 }
                 let record = ObjectRecord {
                     id: current.as_ref().map_or(record.id.clone(), |o| o.id.clone()),
@@ -184,25 +184,21 @@ async fn store_upload(
                 };
                 store::upsert_object(&transaction, &record)?;
                 transaction.commit()?;
-                Ok(Ok((record, current.map(|o| o.file))))
+                Ok((record, current.map(|o| o.file)))
             })
             .await
     };
     let files = state.storage.files()?;
     match committed {
-        Ok(Ok((record, replaced))) => {
+        Ok((record, replaced)) => {
             if let Some(old) = replaced.filter(|old| *old != file_name) {
                 files.remove(&bucket.dir, &old)?;
             }
             Ok(record)
         }
-        Ok(Err(refusal)) => {
+        Err(refusal) => {
             files.remove(&bucket.dir, &file_name)?;
             Err(refusal)
-        }
-        Err(error) => {
-            files.remove(&bucket.dir, &file_name)?;
-            Err(error.into())
         }
     }
 }

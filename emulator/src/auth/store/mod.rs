@@ -11,8 +11,8 @@ use serde_json::Value;
 use std::fmt;
 
 /// The auth store's own error: SQLite failed, or a JSON column the emulator wrote no longer
-/// parses. Either is an internal failure to the API layer, which converts it at its edge
-/// (`impl From<StoreError> for ApiError`).
+/// parses. Either is an internal failure to the auth routes, which convert it at their edge
+/// (`impl From<StoreError> for AuthError`).
 #[derive(Debug)]
 pub enum StoreError {
     Sqlite(rusqlite::Error),

@@ -1,7 +1,7 @@
 //! Parser tests; expected errors are PostgREST 12/13's (its doctests and live answers).
 
 use super::*;
-use crate::error::ApiError;
+use crate::rest::error::RestError;
 
 fn field(name: &str) -> SelectItem {
     SelectItem::Field {

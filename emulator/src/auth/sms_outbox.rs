@@ -35,7 +35,7 @@ async fn list(
 ) -> Result<Json<Vec<SmsJson>>, ApiError> {
     let messages = state
         .db
-        .call(|connection| Ok(sent_sms::list(connection)?))
+        .call(|connection| sent_sms::list(connection).map_err(ApiError::internal))
         .await?;
     Ok(Json(
         messages
