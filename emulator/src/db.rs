@@ -9,24 +9,9 @@ use rusqlite::Connection;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-/// `id` is an always-increasing identity (AUTOINCREMENT never reuses ids, like a sequence);
-/// `created_at` holds microseconds since the Unix epoch, UTC, so ordering is by instant.
-/// `sign_receipts` holds each sign's `Idempotency-Key` (a lower-case UUID) and when it was
-/// recorded, in microseconds ([`crate::rest::sign_once`]).
-pub(crate) const LOGBOOK_TABLES_SQL: &str = "
-CREATE TABLE IF NOT EXISTS geocache_logs (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    created_at INTEGER NOT NULL,
-    name TEXT NOT NULL,
-    message TEXT NOT NULL
-) STRICT;
-CREATE INDEX IF NOT EXISTS geocache_logs_created_at ON geocache_logs (created_at);
-CREATE TABLE IF NOT EXISTS sign_receipts (
-    key TEXT PRIMARY KEY,
-    received_at INTEGER NOT NULL
-) STRICT, WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS sign_receipts_received_at ON sign_receipts (received_at);
-";
+/// A service's schema step: creates its tables where they are missing. Each service owns one, so
+/// the database knows no service's tables.
+pub type Migration = fn(&Connection) -> rusqlite::Result<()>;
 
 /// Where the database lives.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -79,8 +64,9 @@ pub struct Database {
 }
 
 impl Database {
-    /// Opens (creating if needed, parent directories included) and migrates the database.
-    pub fn open(location: &DbLocation) -> Result<Database, OpenError> {
+    /// Opens the database (creating it if needed, parent directories included) and runs each of
+    /// `migrations` on it, in order.
+    pub fn open(location: &DbLocation, migrations: &[Migration]) -> Result<Database, OpenError> {
         let fail = |cause: String| OpenError {
             location: location.clone(),
             cause,
@@ -116,10 +102,10 @@ impl Database {
         // SQLite enforces foreign keys (the auth tables cascade deletes) only when asked to.
         connection
             .pragma_update(None, "foreign_keys", "ON")
-            .and_then(|()| connection.execute_batch(LOGBOOK_TABLES_SQL))
-            .and_then(|()| connection.execute_batch(crate::auth::store::AUTH_TABLES_SQL))
-            .and_then(|()| connection.execute_batch(crate::storage::store::STORAGE_TABLES_SQL))
             .map_err(|error| fail(error.to_string()))?;
+        for migrate in migrations {
+            migrate(&connection).map_err(|error| fail(error.to_string()))?;
+        }
         Ok(Database {
             connection: Arc::new(Mutex::new(connection)),
         })

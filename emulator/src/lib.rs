@@ -133,7 +133,8 @@ impl std::error::Error for ServeError {}
 /// lines and serves until SIGINT/SIGTERM.
 pub async fn serve(config: Config) -> Result<(), ServeError> {
     let file = config.project_file().map_err(ServeError::Config)?;
-    let database = Database::open(&config.db_location()).map_err(ServeError::Database)?;
+    let database =
+        Database::open(&config.db_location(), &state::MIGRATIONS).map_err(ServeError::Database)?;
     let secret = config.jwt_secret().map_err(ServeError::Secret)?;
     jwt_secret::check_exposure(&config.host, &secret.value).map_err(ServeError::Secret)?;
     eprintln!("geocache-emulator: {}", secret.source);

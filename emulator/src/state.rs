@@ -4,7 +4,7 @@
 use crate::auth::rate_limit::RateLimiter;
 use crate::auth::settings::AuthSettings;
 use crate::clock::Clock;
-use crate::db::{Database, DbLocation, OpenError};
+use crate::db::{Database, DbLocation, Migration, OpenError};
 use crate::faults::injector::FaultInjector;
 use crate::functions::settings::FunctionsSettings;
 use crate::keys::Keys;
@@ -14,6 +14,13 @@ use crate::rest::sign_limit::{SignLimiter, SignLimits};
 use crate::storage::settings::StorageSettings;
 use std::net::IpAddr;
 use std::sync::Arc;
+
+/// Every service's tables, created in this order whenever the database opens.
+pub const MIGRATIONS: [Migration; 3] = [
+    crate::rest::schema::migrate,
+    crate::auth::store::migrate,
+    crate::storage::store::migrate,
+];
 
 /// The default body limit: a 1 MB message fits even if every character is escaped in JSON.
 pub const DEFAULT_MAX_BODY_BYTES: usize = 8 * 1024 * 1024;
@@ -139,7 +146,7 @@ impl AppState {
     /// Opens the database at `location` and derives the keys from `jwt_secret`.
     pub fn open(location: &DbLocation, jwt_secret: &str) -> Result<AppState, OpenError> {
         Ok(AppState::new(
-            Database::open(location)?,
+            Database::open(location, &MIGRATIONS)?,
             Keys::new(jwt_secret),
         ))
     }

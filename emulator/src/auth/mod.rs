@@ -41,6 +41,8 @@ mod validation;
 mod verify;
 mod with_signer;
 
+pub use store::migrate;
+
 use crate::gateway;
 use crate::state::AppState;
 use axum::middleware;

@@ -9,10 +9,13 @@ mod prefer;
 pub mod query;
 mod response;
 pub(crate) mod role;
+pub(crate) mod schema;
 pub mod sign_limit;
 pub mod sign_once;
 pub(crate) mod sql;
 mod store;
+
+pub use schema::migrate;
 
 use crate::gateway;
 use crate::state::AppState;

@@ -146,9 +146,7 @@ mod tests {
 
     fn receipts() -> Connection {
         let connection = Connection::open_in_memory().unwrap();
-        connection
-            .execute_batch(crate::db::LOGBOOK_TABLES_SQL)
-            .unwrap();
+        crate::rest::schema::migrate(&connection).unwrap();
         connection
     }
 

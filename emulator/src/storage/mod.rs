@@ -32,6 +32,8 @@ pub mod signing;
 pub mod store;
 pub mod upload;
 
+pub use store::migrate;
+
 use crate::gateway;
 use crate::state::AppState;
 use crate::storage::error::StorageError;

@@ -86,6 +86,33 @@ async fn an_existing_database_keeps_serving_every_services_rows() {
     assert_eq!(objects.json()[0]["name"], "cache.txt");
 }
 
+/// The services' migrations make the very schema an existing database has, table by table and
+/// index by index.
+#[test]
+fn a_new_database_has_the_schema_existing_ones_have() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = |path: &std::path::Path| {
+        rusqlite::Connection::open(path)
+            .unwrap()
+            .prepare("SELECT type, name, sql FROM sqlite_master ORDER BY type, name")
+            .unwrap()
+            .query_map([], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))
+            .unwrap()
+            .collect::<Result<Vec<(String, String, Option<String>)>, _>>()
+            .unwrap()
+    };
+    let existing = dir.path().join("existing.sqlite3");
+    rusqlite::Connection::open(&existing)
+        .unwrap()
+        .execute_batch(include_str!("fixtures/existing-database.sql"))
+        .unwrap();
+    let fresh = dir.path().join("fresh.sqlite3");
+    drop(AppState::open(&DbLocation::File(fresh.clone()), DEFAULT_JWT_SECRET).unwrap());
+    let made = schema(&fresh);
+    assert!(made.iter().any(|(_, name, _)| name == "storage_objects"));
+    assert_eq!(made, schema(&existing));
+}
+
 #[tokio::test]
 async fn file_databases_use_wal() {
     let dir = tempfile::tempdir().unwrap();
