@@ -41,12 +41,19 @@ pub mod storage;
 pub mod table;
 pub mod timestamp;
 
+use crate::auth::AuthState;
 use crate::cli::config::Config;
 use crate::cli::project_file::ProjectFileError;
 use crate::cli::secret::{self as jwt_secret, SecretError};
 use crate::db::{Database, OpenError};
+use crate::faults::FaultsState;
+use crate::functions::FunctionsState;
+use crate::gateway::Gateway;
 use crate::http::server::ConnectionLimits;
+use crate::realtime::RealtimeState;
+use crate::rest::RestState;
 use crate::state::AppState;
+use crate::storage::StorageState;
 use axum::extract::DefaultBodyLimit;
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
@@ -56,27 +63,29 @@ use std::io::Write;
 use std::net::{IpAddr, SocketAddr};
 use tokio::net::TcpListener;
 
-/// The whole HTTP application over `state`.
+/// The whole HTTP application over `state`: each service gets its own part of it, and the
+/// gateway's.
 pub fn app(state: AppState) -> Router {
+    let gateway = Gateway::from(&state);
     Router::new()
         .merge(http::health::router())
-        .merge(rest::router(state.clone()))
-        .merge(auth::router(state.clone()))
-        .merge(faults::router(state.clone()))
-        .merge(storage::router(state.clone()))
-        .merge(realtime::router(state.clone()))
+        .merge(rest::router(RestState::from(&state), gateway.clone()))
+        .merge(auth::router(AuthState::from(&state), gateway.clone()))
+        .merge(faults::router(FaultsState::from(&state), gateway.clone()))
+        .merge(storage::router(StorageState::from(&state), gateway.clone()))
+        .merge(realtime::router(RealtimeState::from(&state), gateway))
         .fallback(no_route)
         // The gateway enforces `--max-body-bytes`; axum's own 2 MB default would cut it short.
         .layer(DefaultBodyLimit::disable())
         .layer(middleware::from_fn(error::log_internal_errors))
         .layer(middleware::from_fn_with_state(
-            state.clone(),
+            FaultsState::from(&state),
             faults::middleware::inject,
         ))
         .layer(http::cors::layer())
         // Edge Functions stream their bodies through, outside the body limit and the fault plan,
         // with CORS that also exposes the relay's headers.
-        .merge(functions::router(state).layer(http::cors::functions_layer()))
+        .merge(functions::router(FunctionsState::from(&state)).layer(http::cors::functions_layer()))
 }
 
 /// Serves `app(state)` on `listener` with the default connection limits until `shutdown`
@@ -143,7 +152,7 @@ pub async fn serve(config: Config) -> Result<(), ServeError> {
         .with_max_rows(config.max_rows(&file))
         .with_storage(storage);
     // What a crash left half-written in the file store goes before anything is served.
-    let swept = storage::sweep(&state)
+    let swept = storage::sweep(&StorageState::from(&state))
         .await
         .map_err(|error| ServeError::Io(std::io::Error::other(error)))?;
     if swept > 0 {

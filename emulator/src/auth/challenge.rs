@@ -11,8 +11,8 @@ use crate::auth::settings::PHONE_CODE_DIGITS;
 use crate::auth::signed_in_user::SignedInUser;
 use crate::auth::store::factors::{ChallengeRecord, FactorType};
 use crate::auth::store::sent_sms::SmsRecord;
+use crate::auth::AuthState;
 use crate::random;
-use crate::state::AppState;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::Json;
@@ -32,7 +32,7 @@ pub struct ChallengeResponse {
 }
 
 pub async fn challenge(
-    State(state): State<AppState>,
+    State(state): State<AuthState>,
     Path(factor_id): Path<String>,
     caller: SignedInUser,
     body: Bytes,
@@ -40,10 +40,10 @@ pub async fn challenge(
     caller.require_not_anonymous()?;
     let factor = load_factor(&state, &caller, &factor_id).await?;
     let now = state.clock.now_micros();
-    state.limiter.check(
+    state.rate_limit.check(
         &caller.user.id,
         Action::Challenge,
-        state.auth.mfa_rate_limit,
+        state.settings.mfa_rate_limit,
         now,
     )?;
     let mut challenge = ChallengeRecord {
@@ -72,7 +72,7 @@ pub async fn challenge(
     let response = ChallengeResponse {
         id: challenge.id.clone(),
         factor_type: factor.factor_type.as_str(),
-        expires_at: (now + state.auth.challenge_expiry * 1_000_000).div_euclid(1_000_000),
+        expires_at: (now + state.settings.challenge_expiry * 1_000_000).div_euclid(1_000_000),
     };
     state
         .db

@@ -7,9 +7,9 @@ use crate::auth::error::AuthError;
 use crate::auth::service::enrolment;
 use crate::auth::signed_in_user::SignedInUser;
 use crate::auth::store::factors::{FactorRecord, FactorType};
+use crate::auth::AuthState;
 use crate::auth::{totp, validation};
 use crate::random;
-use crate::state::AppState;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::Json;
@@ -50,7 +50,7 @@ pub struct UnenrollResponse {
 }
 
 pub async fn enroll(
-    State(state): State<AppState>,
+    State(state): State<AuthState>,
     caller: SignedInUser,
     body: Bytes,
 ) -> Result<Json<EnrollResponse>, AuthError> {
@@ -89,7 +89,7 @@ pub async fn enroll(
     match factor_type {
         FactorType::Totp => {
             let issuer = match text(params.issuer) {
-                issuer if issuer.is_empty() => state.auth.site_host().to_owned(),
+                issuer if issuer.is_empty() => state.settings.site_host().to_owned(),
                 issuer => issuer,
             };
             let secret = totp::new_secret()?;
@@ -111,7 +111,7 @@ pub async fn enroll(
             response.phone = requested;
         }
     }
-    let expired_before = now - state.auth.factor_expiry * 1_000_000;
+    let expired_before = now - state.settings.factor_expiry * 1_000_000;
     state
         .db
         .call(move |connection| {
@@ -122,7 +122,7 @@ pub async fn enroll(
 }
 
 pub async fn unenroll(
-    State(state): State<AppState>,
+    State(state): State<AuthState>,
     Path(factor_id): Path<String>,
     caller: SignedInUser,
 ) -> Result<Json<UnenrollResponse>, AuthError> {
@@ -146,7 +146,7 @@ pub async fn unenroll(
 /// GoTrue `loadFactor`: the `{factor_id}` of the path, which must be a UUID naming one of the
 /// caller's factors that has not expired unverified.
 pub async fn load_factor(
-    state: &AppState,
+    state: &AuthState,
     caller: &SignedInUser,
     factor_id: &str,
 ) -> Result<FactorRecord, AuthError> {
@@ -155,7 +155,7 @@ pub async fn load_factor(
         .to_string();
     let user_id = caller.user.id.clone();
     let (lifetime, now) = (
-        state.auth.factor_expiry * 1_000_000,
+        state.settings.factor_expiry * 1_000_000,
         state.clock.now_micros(),
     );
     let factor = state

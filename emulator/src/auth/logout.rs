@@ -5,7 +5,7 @@
 use crate::auth::error::AuthError;
 use crate::auth::signed_in_user::SignedInUser;
 use crate::auth::store::sessions;
-use crate::state::AppState;
+use crate::auth::AuthState;
 use axum::extract::{RawQuery, State};
 use axum::http::StatusCode;
 
@@ -30,7 +30,7 @@ fn scope(query: Option<&str>) -> Result<Scope, AuthError> {
 }
 
 pub async fn logout(
-    State(state): State<AppState>,
+    State(state): State<AuthState>,
     RawQuery(query): RawQuery,
     caller: SignedInUser,
 ) -> Result<StatusCode, AuthError> {

@@ -43,14 +43,39 @@ mod with_signer;
 
 pub use store::migrate;
 
-use crate::gateway;
-use crate::state::AppState;
+use crate::auth::rate_limit::RateLimiter;
+use crate::auth::settings::AuthSettings;
+use crate::clock::Clock;
+use crate::db::Database;
+use crate::gateway::{self, Gateway};
+use crate::http::client_address::TrustedProxies;
+use crate::keys::Keys;
+use axum::extract::FromRef;
 use axum::middleware;
 use axum::routing::{delete, get, post};
 use axum::Router;
+use std::sync::Arc;
+
+/// What the auth routes need; cheap to clone.
+#[derive(Clone, Debug)]
+pub struct AuthState {
+    pub db: Database,
+    pub keys: Arc<Keys>,
+    pub clock: Clock,
+    pub settings: Arc<AuthSettings>,
+    /// The auth server's rate limits and their counts, shared by every clone.
+    pub rate_limit: Arc<RateLimiter>,
+    pub trusted_proxies: TrustedProxies,
+}
+
+impl FromRef<AuthState> for TrustedProxies {
+    fn from_ref(state: &AuthState) -> TrustedProxies {
+        state.trusted_proxies.clone()
+    }
+}
 
 /// The auth routes, and the SMS outbox the emulator keeps for tests.
-pub fn router(state: AppState) -> Router {
+pub fn router(state: AuthState, gateway: Gateway) -> Router {
     let api = Router::new()
         .route("/auth/v1/signup", post(signup::signup))
         .route("/auth/v1/token", post(token_grant::token))
@@ -65,9 +90,9 @@ pub fn router(state: AppState) -> Router {
         .route("/auth/v1/factors/{factor_id}/verify", post(verify::verify))
         .route_layer(middleware::from_fn(error::render_in_requested_style))
         .route_layer(middleware::from_fn_with_state(
-            state.clone(),
+            gateway.clone(),
             gateway::require_api_key,
         ))
         .with_state(state.clone());
-    api.merge(sms_outbox::router(state))
+    api.merge(sms_outbox::router(state, gateway))
 }

@@ -6,7 +6,7 @@ use crate::auth::error::AuthError;
 use crate::auth::jwt::{self, BearerClaims};
 use crate::auth::store::sessions::{self, SessionRecord};
 use crate::auth::store::users::{self, UserRecord};
-use crate::state::AppState;
+use crate::auth::AuthState;
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::{header, HeaderMap};
@@ -38,10 +38,10 @@ impl SignedInUser {
     }
 }
 
-impl FromRequestParts<AppState> for SignedInUser {
+impl FromRequestParts<AuthState> for SignedInUser {
     type Rejection = AuthError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, AuthError> {
+    async fn from_request_parts(parts: &mut Parts, state: &AuthState) -> Result<Self, AuthError> {
         let token = bearer_token(&parts.headers).ok_or_else(AuthError::no_authorization)?;
         let claims = jwt::verify_bearer(&state.keys, token, state.clock.now_seconds())?;
         let sub = claims

@@ -8,10 +8,10 @@ use crate::auth::rate_limit::Action;
 use crate::auth::service::sign_up;
 use crate::auth::store::users::{self, UserRecord};
 use crate::auth::with_signer::with_signer;
+use crate::auth::AuthState;
 use crate::auth::{password, validation};
 use crate::http::client_address::ClientAddress;
 use crate::random;
-use crate::state::AppState;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::Json;
@@ -27,15 +27,15 @@ struct SignupParams {
 }
 
 pub async fn signup(
-    State(state): State<AppState>,
+    State(state): State<AuthState>,
     client: ClientAddress,
     body: Bytes,
 ) -> Result<Json<TokenResponse>, AuthError> {
     // Counted before anything is read, as GoTrue's limiter runs before the handler.
-    state.limiter.check(
+    state.rate_limit.check(
         &client.key(),
         Action::SignInSignUp,
-        state.auth.sign_in_sign_ups_limit,
+        state.settings.sign_in_sign_ups_limit,
         state.clock.now_micros(),
     )?;
     let params: SignupParams = body::parse(&body)?;
@@ -71,7 +71,7 @@ pub async fn signup(
     if exists {
         return Err(AuthError::user_already_exists());
     }
-    let encrypted_password = password::hash(password, state.auth.password_hash_cost).await?;
+    let encrypted_password = password::hash(password, state.settings.password_hash_cost).await?;
     let id = random::uuid()?.to_string();
     let identity_id = random::uuid()?.to_string();
     let now = state.clock.now_micros();

@@ -3,9 +3,9 @@
 //! `apikey` header (never the URL).
 
 use crate::auth::store::sent_sms;
+use crate::auth::AuthState;
 use crate::error::ApiError;
-use crate::gateway::{self, ServiceRoleKey};
-use crate::state::AppState;
+use crate::gateway::{self, Gateway, ServiceRoleKey};
 use crate::timestamp::to_go_json_text;
 use axum::extract::State;
 use axum::routing::get;
@@ -19,18 +19,18 @@ pub struct SmsJson {
     sent_at: String,
 }
 
-pub fn router(state: AppState) -> Router {
+pub fn router(state: AuthState, gateway: Gateway) -> Router {
     Router::new()
         .route("/emulator/v1/sms", get(list))
         .route_layer(middleware::from_fn_with_state(
-            state.clone(),
+            gateway,
             gateway::require_api_key_header,
         ))
         .with_state(state)
 }
 
 async fn list(
-    State(state): State<AppState>,
+    State(state): State<AuthState>,
     _: ServiceRoleKey,
 ) -> Result<Json<Vec<SmsJson>>, ApiError> {
     let messages = state

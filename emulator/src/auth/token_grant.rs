@@ -10,15 +10,15 @@ use crate::auth::rate_limit::Action;
 use crate::auth::service::{refresh, sign_in};
 use crate::auth::store::users;
 use crate::auth::with_signer::with_signer;
+use crate::auth::AuthState;
 use crate::http::client_address::ClientAddress;
-use crate::state::AppState;
 use axum::body::Bytes;
 use axum::extract::{RawQuery, State};
 use axum::Json;
 use serde::Deserialize;
 
 pub async fn token(
-    State(state): State<AppState>,
+    State(state): State<AuthState>,
     client: ClientAddress,
     RawQuery(query): RawQuery,
     body: Bytes,
@@ -29,13 +29,13 @@ pub async fn token(
         .unwrap_or_default();
     // Counted before the grant is processed, failed attempts included, as GoTrue's limiters.
     let limit = match grant_type.as_str() {
-        "password" => Some((Action::SignInSignUp, state.auth.sign_in_sign_ups_limit)),
-        "refresh_token" => Some((Action::TokenRefresh, state.auth.token_refresh_limit)),
+        "password" => Some((Action::SignInSignUp, state.settings.sign_in_sign_ups_limit)),
+        "refresh_token" => Some((Action::TokenRefresh, state.settings.token_refresh_limit)),
         _ => None,
     };
     if let Some((action, limit)) = limit {
         state
-            .limiter
+            .rate_limit
             .check(&client.key(), action, limit, state.clock.now_micros())?;
     }
     let response = match grant_type.as_str() {
@@ -53,7 +53,7 @@ struct PasswordParams {
     password: Option<String>,
 }
 
-async fn password_grant(state: &AppState, body: &[u8]) -> Result<TokenResponse, AuthError> {
+async fn password_grant(state: &AuthState, body: &[u8]) -> Result<TokenResponse, AuthError> {
     let params: PasswordParams = body::parse(body)?;
     let (email, phone) = (text(params.email), text(params.phone));
     if !email.is_empty() && !phone.is_empty() {
@@ -76,7 +76,7 @@ async fn password_grant(state: &AppState, body: &[u8]) -> Result<TokenResponse, 
         // An unknown address costs the same bcrypt work as a wrong password, so the answer's
         // timing does not tell which accounts exist.
         // Its result, even a failure, is not the answer.
-        password::hash(text(params.password), state.auth.password_hash_cost)
+        password::hash(text(params.password), state.settings.password_hash_cost)
             .await
             .ok();
         return Err(AuthError::invalid_credentials());
@@ -106,7 +106,7 @@ fn has_refresh_token_shape(token: &str) -> bool {
             .all(|byte| byte.is_ascii_lowercase() || byte.is_ascii_digit())
 }
 
-async fn refresh_token_grant(state: &AppState, body: &[u8]) -> Result<TokenResponse, AuthError> {
+async fn refresh_token_grant(state: &AuthState, body: &[u8]) -> Result<TokenResponse, AuthError> {
     let params: RefreshParams = body::parse(body)?;
     let presented = text(params.refresh_token);
     if !has_refresh_token_shape(&presented) {

@@ -4,7 +4,7 @@ use crate::auth::error::AuthError;
 use crate::auth::json::{self, UserJson};
 use crate::auth::signed_in_user::SignedInUser;
 use crate::auth::store::factors;
-use crate::state::AppState;
+use crate::auth::AuthState;
 use axum::extract::State;
 use axum::Json;
 
@@ -12,7 +12,7 @@ use axum::Json;
 const AUDIENCE: &str = "authenticated";
 
 pub async fn user(
-    State(state): State<AppState>,
+    State(state): State<AuthState>,
     caller: SignedInUser,
 ) -> Result<Json<UserJson>, AuthError> {
     if caller.claims.aud.first().map(String::as_str) != Some(AUDIENCE) {

@@ -6,6 +6,7 @@ use crate::cli::secret::{self, JwtSecret, SecretError};
 use crate::db::DbLocation;
 use crate::faults::plan::{self, FaultPlan};
 use crate::functions::settings::{FunctionServer, FunctionSettings, FunctionsSettings};
+use crate::gateway::DEFAULT_MAX_BODY_BYTES;
 use crate::http::server::{
     ConnectionLimits, DEFAULT_HEADER_READ_TIMEOUT_SECONDS, DEFAULT_IDLE_TIMEOUT_SECONDS,
     DEFAULT_MAX_CONNECTIONS,
@@ -21,7 +22,7 @@ use crate::rest::sign_limit::{
     SignLimits, DEFAULT_MAX_SIGNS_PER_ADDRESS_MINUTE, DEFAULT_MAX_SIGNS_PER_MINUTE,
     DEFAULT_MAX_SIGNS_PER_REQUEST,
 };
-use crate::state::{DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_ROWS};
+use crate::rest::DEFAULT_MAX_ROWS;
 use crate::storage::files::Files;
 use crate::storage::policy::{Policies, Policy};
 use crate::storage::settings::{StorageSettings, DEFAULT_MAX_FILE_SIZE};

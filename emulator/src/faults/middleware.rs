@@ -6,9 +6,9 @@
 use crate::error::ApiError;
 use crate::faults::injector::{Answered, Chosen};
 use crate::faults::plan::{ErrorBody, Fault};
+use crate::faults::FaultsState;
 use crate::http::connection::{ConnectionTap, Cut};
 use crate::rest::error::RestError;
-use crate::state::AppState;
 use axum::body::{Body, Bytes};
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{header, HeaderValue, Method, StatusCode};
@@ -25,12 +25,12 @@ pub fn in_scope(path: &str) -> bool {
     })
 }
 
-pub async fn inject(State(state): State<AppState>, request: Request, next: Next) -> Response {
+pub async fn inject(State(state): State<FaultsState>, request: Request, next: Next) -> Response {
     if !in_scope(request.uri().path()) {
         return next.run(request).await;
     }
     let decision = state
-        .faults
+        .injector
         .decide(request.method().as_str(), request.uri().path());
     if decision.is_empty() {
         return next.run(request).await;

@@ -20,37 +20,46 @@ pub mod plan;
 use crate::error::ApiError;
 use crate::faults::injector::Report;
 use crate::faults::plan::FaultPlan;
-use crate::gateway::{self, ServiceRoleKey};
-use crate::state::AppState;
+use crate::gateway::{self, Gateway, ServiceRoleKey};
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::get;
 use axum::{middleware as axum_middleware, Json, Router};
+use std::sync::Arc;
 
 pub use injector::FaultInjector;
 
+/// What the fault routes and the middleware need; cheap to clone.
+#[derive(Clone, Debug)]
+pub struct FaultsState {
+    /// The plan and its counters, shared by every clone.
+    pub injector: Arc<FaultInjector>,
+    /// A request a fault answers instead is drained up to the gateway's limit.
+    pub max_body_bytes: usize,
+}
+
 pub const ROUTE: &str = "/emulator/v1/faults";
 
-pub fn router(state: AppState) -> Router {
+pub fn router(state: FaultsState, gateway: Gateway) -> Router {
     Router::new()
         .route(ROUTE, get(report).post(install).delete(clear))
         .route_layer(axum_middleware::from_fn_with_state(
-            state.clone(),
+            gateway,
             gateway::require_api_key_header,
         ))
         .with_state(state)
 }
 
 async fn report(
-    State(state): State<AppState>,
+    State(state): State<FaultsState>,
     _: ServiceRoleKey,
 ) -> Result<Json<Report>, ApiError> {
-    Ok(Json(state.faults.report()))
+    Ok(Json(state.injector.report()))
 }
 
 async fn install(
-    State(state): State<AppState>,
+    State(state): State<FaultsState>,
     _: ServiceRoleKey,
     body: Bytes,
 ) -> Result<Json<Report>, ApiError> {
@@ -61,11 +70,14 @@ async fn install(
             status: StatusCode::BAD_REQUEST,
             message: format!("invalid fault plan: {problem}"),
         })?;
-    state.faults.install(plan);
-    Ok(Json(state.faults.report()))
+    state.injector.install(plan);
+    Ok(Json(state.injector.report()))
 }
 
-async fn clear(State(state): State<AppState>, _: ServiceRoleKey) -> Result<StatusCode, ApiError> {
-    state.faults.clear();
+async fn clear(
+    State(state): State<FaultsState>,
+    _: ServiceRoleKey,
+) -> Result<StatusCode, ApiError> {
+    state.injector.clear();
     Ok(StatusCode::NO_CONTENT)
 }

@@ -5,7 +5,7 @@
 use crate::realtime::error::RealtimeError;
 use crate::realtime::frame::{Broadcast, BroadcastBody};
 use crate::realtime::hub::TopicBroadcast;
-use crate::state::AppState;
+use crate::realtime::RealtimeState;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, StatusCode};
@@ -14,7 +14,7 @@ use serde_json::Value;
 /// `POST /realtime/v1/api/broadcast` with `{messages: [{topic, event, payload, private}]}`;
 /// `topic` is the channel's name. Every message is checked before any is sent.
 pub async fn broadcast(
-    State(state): State<AppState>,
+    State(state): State<RealtimeState>,
     body: Bytes,
 ) -> Result<StatusCode, RealtimeError> {
     let body: Value = serde_json::from_slice(&body)
@@ -35,7 +35,7 @@ pub async fn broadcast(
         broadcasts.push(topic_broadcast(name, event, BroadcastBody::Json(payload)));
     }
     for broadcast in broadcasts {
-        state.realtime.publish_broadcast(broadcast);
+        state.hub.publish_broadcast(broadcast);
     }
     Ok(StatusCode::ACCEPTED)
 }
@@ -43,7 +43,7 @@ pub async fn broadcast(
 /// `POST /realtime/v1/api/broadcast/{name}/events/{event}`: a JSON body is the payload, an
 /// `application/octet-stream` body travels as bytes.
 pub async fn send(
-    State(state): State<AppState>,
+    State(state): State<RealtimeState>,
     Path((name, event)): Path<(String, String)>,
     headers: HeaderMap,
     body: Bytes,
@@ -61,7 +61,7 @@ pub async fn send(
         )
     };
     state
-        .realtime
+        .hub
         .publish_broadcast(topic_broadcast(&name, &event, payload));
     Ok(StatusCode::ACCEPTED)
 }

@@ -34,7 +34,7 @@ use crate::rest::response::{self, content_range_header};
 use crate::rest::role::request_role;
 use crate::rest::sign_once::SignKey;
 use crate::rest::store;
-use crate::state::AppState;
+use crate::rest::RestState;
 use crate::table::{Column, Row, DB_SCHEMA, TABLE};
 use axum::body::Bytes;
 use axum::extract::{Path, State};
@@ -45,7 +45,7 @@ use axum::Extension;
 
 /// Everything a table handler reads from the request.
 struct TableRequest {
-    state: AppState,
+    state: RestState,
     role: Role,
     client: ClientAddress,
     headers: HeaderMap,
@@ -54,7 +54,7 @@ struct TableRequest {
 }
 
 pub async fn table(
-    State(state): State<AppState>,
+    State(state): State<RestState>,
     Path(table): Path<String>,
     Extension(api_key): Extension<ApiKeyRole>,
     client: ClientAddress,

@@ -5,13 +5,13 @@
 //! row-level security. A bucket with objects cannot be deleted; emptying it first can.
 
 use crate::keys::Role;
-use crate::state::AppState;
 use crate::storage::body::{self, JsonBody};
 use crate::storage::caller::Caller;
 use crate::storage::error::StorageError;
 use crate::storage::names::check_bucket_name;
 use crate::storage::query::QueryParams;
 use crate::storage::store::{self, BucketRecord};
+use crate::storage::StorageState;
 use crate::storage::{mime, render};
 use axum::extract::{Path, State};
 use axum::Json;
@@ -64,12 +64,12 @@ fn parse_size(limit: &SizeLimit) -> Result<i64, StorageError> {
 /// The limit and types a request sets, checked against the global cap.
 fn limits(
     body: &BucketBody,
-    state: &AppState,
+    state: &StorageState,
 ) -> Result<(Option<i64>, Option<Vec<String>>), StorageError> {
     let limit = body.file_size_limit.as_ref().map(parse_size).transpose()?;
     // 0 means no limit of the bucket's own, as in Storage.
     let limit = limit.filter(|bytes| *bytes > 0);
-    if limit.is_some_and(|bytes| bytes as u64 > state.storage.max_file_size) {
+    if limit.is_some_and(|bytes| bytes as u64 > state.settings.max_file_size) {
         return Err(StorageError::entity_too_large());
     }
     if let Some(types) = &body.allowed_mime_types {
@@ -81,7 +81,7 @@ fn limits(
 }
 
 pub async fn list(
-    State(state): State<AppState>,
+    State(state): State<StorageState>,
     caller: Caller,
     query: QueryParams,
 ) -> Result<Json<Value>, StorageError> {
@@ -123,7 +123,7 @@ pub async fn list(
 
 /// The bucket, if the caller may see it.
 async fn visible_bucket(
-    state: &AppState,
+    state: &StorageState,
     caller: &Caller,
     id: String,
 ) -> Result<BucketRecord, StorageError> {
@@ -138,7 +138,7 @@ async fn visible_bucket(
 }
 
 pub async fn get(
-    State(state): State<AppState>,
+    State(state): State<StorageState>,
     caller: Caller,
     Path(id): Path<String>,
 ) -> Result<Json<Value>, StorageError> {
@@ -147,7 +147,7 @@ pub async fn get(
 }
 
 pub async fn create(
-    State(state): State<AppState>,
+    State(state): State<StorageState>,
     caller: Caller,
     JsonBody(body): JsonBody<BucketBody>,
 ) -> Result<Json<Value>, StorageError> {
@@ -183,7 +183,7 @@ pub async fn create(
 }
 
 pub async fn update(
-    State(state): State<AppState>,
+    State(state): State<StorageState>,
     caller: Caller,
     Path(id): Path<String>,
     JsonBody(body): JsonBody<BucketBody>,
@@ -208,13 +208,13 @@ pub async fn update(
 }
 
 pub async fn empty(
-    State(state): State<AppState>,
+    State(state): State<StorageState>,
     caller: Caller,
     Path(id): Path<String>,
     _body: body::IgnoredJson,
 ) -> Result<Json<Value>, StorageError> {
     let bucket = visible_bucket(&state, &caller, id).await?;
-    let files = state.storage.files()?;
+    let files = state.settings.files()?;
     let removed = state
         .db
         .call(move |c| -> Result<_, StorageError> {
@@ -236,13 +236,13 @@ pub async fn empty(
 }
 
 pub async fn delete(
-    State(state): State<AppState>,
+    State(state): State<StorageState>,
     caller: Caller,
     Path(id): Path<String>,
     _body: body::IgnoredJson,
 ) -> Result<Json<Value>, StorageError> {
     let bucket = visible_bucket(&state, &caller, id).await?;
-    let files = state.storage.files()?;
+    let files = state.settings.files()?;
     let id = bucket.id.clone();
     let deleted = state
         .db

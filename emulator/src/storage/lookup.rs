@@ -1,14 +1,14 @@
 //! Finding the bucket and object a request names, before any policy is asked.
 
-use crate::state::AppState;
 use crate::storage::error::StorageError;
 use crate::storage::names::{check_bucket_name, check_object_name};
 use crate::storage::store::{self, BucketRecord, ObjectRecord};
+use crate::storage::StorageState;
 
 /// The bucket and the object at `name` in it (if there is one), once both names are valid, read
 /// in one call. A bucket name that cannot exist is a bucket not found, as in Storage.
 pub async fn bucket_and_object(
-    state: &AppState,
+    state: &StorageState,
     bucket_id: &str,
     name: &str,
 ) -> Result<(BucketRecord, Option<ObjectRecord>), StorageError> {
