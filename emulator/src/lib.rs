@@ -142,14 +142,20 @@ impl std::error::Error for ServeError {}
 /// lines and serves until SIGINT/SIGTERM.
 pub async fn serve(config: Config) -> Result<(), ServeError> {
     let file = config.project_file().map_err(ServeError::Config)?;
-    let database =
-        Database::open(&config.db_location(), &state::MIGRATIONS).map_err(ServeError::Database)?;
-    let secret = config.jwt_secret().map_err(ServeError::Secret)?;
+    let location = config.db_location();
+    let database = Database::open(&location, &state::MIGRATIONS).map_err(ServeError::Database)?;
+    let secret = config
+        .keys
+        .jwt_secret(&location)
+        .map_err(ServeError::Secret)?;
     jwt_secret::check_exposure(&config.host, &secret.value).map_err(ServeError::Secret)?;
     eprintln!("geocache-emulator: {}", secret.source);
-    let storage = config.storage_settings(&file).map_err(ServeError::Io)?;
-    let state = AppState::new(database, config.keys(&secret))
-        .with_max_rows(config.max_rows(&file))
+    let storage = config
+        .storage
+        .settings(&location, &file)
+        .map_err(ServeError::Io)?;
+    let state = AppState::new(database, config.keys.keys(&secret))
+        .with_max_rows(config.rest.max_rows(&file))
         .with_storage(storage);
     // What a crash left half-written in the file store goes before anything is served.
     let swept = storage::sweep(&StorageState::from(&state))
@@ -164,14 +170,14 @@ pub async fn serve(config: Config) -> Result<(), ServeError> {
     let address = listener.local_addr().map_err(ServeError::Io)?;
     // Tokens name the URL clients use, which is known once the port is.
     let state = state
-        .with_auth_settings(config.auth_settings_with_file(api_url(&config.host, address), &file))
-        .with_max_body_bytes(config.max_body_bytes)
-        .with_trusted_proxies(config.trusted_proxy.clone())
-        .with_sign_limits(config.sign_limits(&file))
-        .with_realtime_limits(config.realtime_limits())
-        .with_functions(config.functions(&file));
-    let limits = config.connection_limits();
-    if let Some(plan) = config.faults {
+        .with_auth_settings(config.auth.settings(api_url(&config.host, address), &file))
+        .with_max_body_bytes(config.server.max_body_bytes)
+        .with_trusted_proxies(config.server.trusted_proxy.clone())
+        .with_sign_limits(config.rest.sign_limits(&file))
+        .with_realtime_limits(config.realtime.limits())
+        .with_functions(config.functions.settings(&file));
+    let limits = config.server.connection_limits();
+    if let Some(plan) = config.faults.faults {
         eprintln!(
             "geocache-emulator: fault injection on, {} rule(s)",
             plan.rules.len()
