@@ -7,7 +7,7 @@
 //! - `/auth/v1/...`: the GoTrue subset: accounts, sessions, refresh tokens, MFA ([`auth`]), behind
 //!   the same key check.
 //! - `GET /emulator/v1/sms`: the SMS outbox for test harnesses, service-role keys only
-//!   ([`sms_outbox`]).
+//!   ([`auth`]).
 //! - `/functions/v1/{name}`: Edge Functions, relayed to the developer's function server
 //!   ([`functions`]); no key needed, each function checks its own `verify_jwt`.
 //! - `/emulator/v1/faults`: the fault plan for tests, service-role keys only ([`faults`]).
@@ -15,31 +15,43 @@
 //!   ([`storage`]).
 //! - `/realtime/v1/websocket`, `/realtime/v1/api/broadcast`: Realtime's channels, changes of
 //!   `geocache_logs` and broadcasts, behind the key check ([`realtime`]).
+//!
+//! Each service (rest, auth, storage, functions, realtime, faults) owns its router, the part of
+//! the state its routes receive, its errors in its own wire format and its tables. Below them is
+//! the ground floor every service may use, which imports none of them: the database, the root
+//! errors, the gateway and keys, the HTTP plumbing ([`http`]), time, randomness and the table's
+//! types. Above them are [`state`], which composes their states, the command line ([`cli`]) and
+//! this root, which serves.
 
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
-pub mod auth;
-pub mod cli;
+// The ground floor.
 pub mod clock;
 pub mod db;
 pub mod error;
-pub mod faults;
-pub mod functions;
-/// Entry points for fuzzers and crash replays; only with the `fuzzing` feature.
-#[cfg(feature = "fuzzing")]
-pub mod fuzzing;
 pub mod gateway;
 pub mod http;
 pub mod keys;
 pub mod private_file;
 pub mod random;
 pub mod read_access;
-pub mod realtime;
-pub mod rest;
-pub mod state;
-pub mod storage;
 pub mod table;
 pub mod timestamp;
+
+// The services.
+pub mod auth;
+pub mod faults;
+pub mod functions;
+pub mod realtime;
+pub mod rest;
+pub mod storage;
+
+// What composes and starts them.
+pub mod cli;
+/// Entry points for fuzzers and crash replays; only with the `fuzzing` feature.
+#[cfg(feature = "fuzzing")]
+pub mod fuzzing;
+pub mod state;
 
 use crate::auth::AuthState;
 use crate::cli::config::Config;

@@ -11,7 +11,7 @@ use crate::keys::Keys;
 use crate::random;
 use rusqlite::Connection;
 
-/// What token issuing needs from the application state.
+/// What token issuing needs from the auth server's state.
 #[derive(Clone, Copy)]
 pub struct Signer<'a> {
     pub keys: &'a Keys,

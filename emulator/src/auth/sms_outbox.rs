@@ -1,6 +1,7 @@
 //! `GET /emulator/v1/sms`: the text messages the auth server "sent" (MFA codes), oldest first, for
-//! test harnesses. Not a Supabase API: it needs a service-role key (the secret key or the service_role key) in the
-//! `apikey` header (never the URL).
+//! test harnesses. Not a Supabase API: it needs a service-role key (the secret key or the
+//! service_role key) in the `apikey` header (never the URL), and answers in the emulator's own
+//! error shapes, not GoTrue's.
 
 use crate::auth::store::sent_sms;
 use crate::auth::AuthState;

@@ -8,10 +8,10 @@
 //! | `POST /emulator/v1/faults` | installs a plan (JSON body), resetting counters and seeds |
 //! | `DELETE /emulator/v1/faults` | removes every rule |
 //!
-//! The routes need a service-role key (the secret key or the service_role key) in the `apikey` header (never the URL). The `--faults` flag installs a plan at
-//! start-up. Faults apply only to `/rest/v1` and `/auth/v1` ([`middleware`]); dropping
-//! connections needs the emulator's listener ([`crate::http::connection`]), which [`crate::run`]
-//! uses.
+//! The routes need a service-role key (the secret key or the service_role key) in the `apikey`
+//! header (never the URL). The `--faults` flag installs a plan at start-up. Faults apply only to
+//! `/rest/v1` and `/auth/v1` ([`middleware`]); dropping connections needs the emulator's
+//! listener ([`crate::http::connection`]), which [`crate::run`] uses.
 
 pub mod injector;
 pub mod middleware;

@@ -1,4 +1,5 @@
-//! The PostgREST subset under `/rest/v1`, behind the API gateway's key check.
+//! The PostgREST subset under `/rest/v1`, behind the API gateway's key check. Its errors are
+//! PostgREST's ([`error`]) and its tables the logbook's ([`schema`]).
 
 pub mod error;
 mod handlers;
