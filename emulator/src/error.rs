@@ -44,13 +44,26 @@ struct GatewayBody<'a> {
     hint: Option<&'a str>,
 }
 
-/// PostgREST's body shape, which an internal error and an unreadable body take.
+/// PostgREST's error body, keys in the order Aeson writes them. `/rest/v1` answers in it, and so
+/// do an internal error and an unreadable body, whichever the service.
 #[derive(Serialize)]
-struct PostgrestShapedBody {
-    code: &'static str,
-    details: Option<&'static str>,
-    hint: Option<&'static str>,
-    message: &'static str,
+pub struct PostgrestBody<'a> {
+    pub code: &'a str,
+    pub details: Option<&'a str>,
+    pub hint: Option<&'a str>,
+    pub message: &'a str,
+}
+
+impl<'a> PostgrestBody<'a> {
+    /// A body with no details and no hint.
+    fn bare(code: &'a str, message: &'a str) -> Self {
+        PostgrestBody {
+            code,
+            details: None,
+            hint: None,
+            message,
+        }
+    }
 }
 
 /// Database work that never finished is an internal error.
@@ -151,12 +164,7 @@ impl IntoResponse for ApiError {
                 },
             ),
             ApiError::UnreadableBody => {
-                let body = PostgrestShapedBody {
-                    code: "PGRST102",
-                    details: None,
-                    hint: None,
-                    message: "Could not read the request body",
-                };
+                let body = PostgrestBody::bare("PGRST102", "Could not read the request body");
                 let mut response = json_response(StatusCode::BAD_REQUEST, &body);
                 response.headers_mut().insert(
                     "proxy-status",
@@ -165,12 +173,7 @@ impl IntoResponse for ApiError {
                 response
             }
             ApiError::Internal(cause) => {
-                let body = PostgrestShapedBody {
-                    code: "XX000",
-                    details: None,
-                    hint: None,
-                    message: "internal emulator error",
-                };
+                let body = PostgrestBody::bare("XX000", "internal emulator error");
                 let mut response = json_response(StatusCode::INTERNAL_SERVER_ERROR, &body);
                 response.extensions_mut().insert(InternalErrorCause(cause));
                 response

@@ -1,17 +1,15 @@
 //! PostgREST's errors and their HTTP form.
 //!
-//! Every error carries PostgREST's JSON body `{"code","details","hint","message"}` (keys in that
-//! order, as Aeson encodes them), its status mapping and its `Proxy-Status` header; those
-//! PostgreSQL raises carry their SQLSTATE as the code. Internal failures are the emulator's
-//! generic 500 ([`ApiError::Internal`]).
+//! Every error carries PostgREST's JSON body ([`PostgrestBody`]), its status mapping and its
+//! `Proxy-Status` header; those PostgreSQL raises carry their SQLSTATE as the code. Internal
+//! failures are the emulator's generic 500 ([`ApiError::Internal`]).
 
 use crate::db::Unfinished;
-use crate::error::{json_response, ApiError};
+use crate::error::{json_response, ApiError, PostgrestBody};
 use crate::keys::{Anonymity, JwtError};
 use crate::table::{Column, LiteralError, DB_SCHEMA, TABLE};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use serde::Serialize;
 use std::borrow::Cow;
 
 /// The one error type of `/rest/v1`.
@@ -33,14 +31,6 @@ pub struct PostgrestError {
     pub www_authenticate: Option<String>,
     /// The `Allow` header of a 405.
     pub allow: Option<&'static str>,
-}
-
-#[derive(Serialize)]
-struct PostgrestBody<'a> {
-    code: &'a str,
-    details: Option<&'a str>,
-    hint: Option<&'a str>,
-    message: &'a str,
 }
 
 impl From<PostgrestError> for RestError {
