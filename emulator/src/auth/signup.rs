@@ -63,9 +63,8 @@ pub async fn signup(
     let lookup = email.clone();
     let exists = state
         .db
-        .call(move |connection| {
-            let user = users::find_by_email(connection, &lookup)?;
-            Ok::<_, AuthError>(user.is_some())
+        .call(move |connection| -> Result<_, AuthError> {
+            Ok(users::find_by_email(connection, &lookup)?.is_some())
         })
         .await?;
     if exists {
