@@ -4,30 +4,14 @@
 //! handful of requests. Every database call runs on tokio's blocking pool so the async runtime
 //! never waits on disk.
 
-use crate::error::ApiError;
 use crate::private_file;
 use rusqlite::Connection;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-/// `id` is an always-increasing identity (AUTOINCREMENT never reuses ids, like a sequence);
-/// `created_at` holds microseconds since the Unix epoch, UTC, so ordering is by instant.
-/// `sign_receipts` holds each sign's `Idempotency-Key` (a lower-case UUID) and when it was
-/// recorded, in microseconds ([`crate::rest::sign_once`]).
-pub(crate) const LOGBOOK_TABLES_SQL: &str = "
-CREATE TABLE IF NOT EXISTS geocache_logs (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    created_at INTEGER NOT NULL,
-    name TEXT NOT NULL,
-    message TEXT NOT NULL
-) STRICT;
-CREATE INDEX IF NOT EXISTS geocache_logs_created_at ON geocache_logs (created_at);
-CREATE TABLE IF NOT EXISTS sign_receipts (
-    key TEXT PRIMARY KEY,
-    received_at INTEGER NOT NULL
-) STRICT, WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS sign_receipts_received_at ON sign_receipts (received_at);
-";
+/// A service's schema step: creates its tables where they are missing. Each service owns one, so
+/// the database knows no service's tables.
+pub type Migration = fn(&Connection) -> rusqlite::Result<()>;
 
 /// Where the database lives.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -80,8 +64,9 @@ pub struct Database {
 }
 
 impl Database {
-    /// Opens (creating if needed, parent directories included) and migrates the database.
-    pub fn open(location: &DbLocation) -> Result<Database, OpenError> {
+    /// Opens the database (creating it if needed, parent directories included) and runs each of
+    /// `migrations` on it, in order.
+    pub fn open(location: &DbLocation, migrations: &[Migration]) -> Result<Database, OpenError> {
         let fail = |cause: String| OpenError {
             location: location.clone(),
             cause,
@@ -117,20 +102,22 @@ impl Database {
         // SQLite enforces foreign keys (the auth tables cascade deletes) only when asked to.
         connection
             .pragma_update(None, "foreign_keys", "ON")
-            .and_then(|()| connection.execute_batch(LOGBOOK_TABLES_SQL))
-            .and_then(|()| connection.execute_batch(crate::auth::store::AUTH_TABLES_SQL))
-            .and_then(|()| connection.execute_batch(crate::storage::store::STORAGE_TABLES_SQL))
             .map_err(|error| fail(error.to_string()))?;
+        for migrate in migrations {
+            migrate(&connection).map_err(|error| fail(error.to_string()))?;
+        }
         Ok(Database {
             connection: Arc::new(Mutex::new(connection)),
         })
     }
 
-    /// Runs `work` with the connection on the blocking thread pool.
-    pub async fn call<T, F>(&self, work: F) -> Result<T, ApiError>
+    /// Runs `work` with the connection on the blocking thread pool. Its error is the caller's
+    /// own, so each service answers a failed query in its own words.
+    pub async fn call<T, E, F>(&self, work: F) -> Result<T, E>
     where
         T: Send + 'static,
-        F: FnOnce(&mut Connection) -> Result<T, ApiError> + Send + 'static,
+        E: From<Unfinished> + Send + 'static,
+        F: FnOnce(&mut Connection) -> Result<T, E> + Send + 'static,
     {
         let connection = Arc::clone(&self.connection);
         tokio::task::spawn_blocking(move || {
@@ -142,6 +129,18 @@ impl Database {
             work(&mut guard)
         })
         .await
-        .map_err(ApiError::internal)?
+        .map_err(|error| Unfinished(error.to_string()))?
     }
 }
+
+/// Database work that never returned: it panicked, or the runtime stopped before it ran.
+#[derive(Debug)]
+pub struct Unfinished(String);
+
+impl std::fmt::Display for Unfinished {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Unfinished {}

@@ -115,7 +115,7 @@ thread_local! {
     /// One scratch database per thread: the emulator's schema and a few rows.
     static SCRATCH: Connection = {
         let connection = Connection::open_in_memory().expect("SQLite opens an in-memory database");
-        connection.execute_batch(crate::db::LOGBOOK_TABLES_SQL).expect("the emulator's own tables create");
+        crate::rest::migrate(&connection).expect("the emulator's own tables create");
         connection
             .execute_batch(
                 "INSERT INTO geocache_logs (created_at, name, message) VALUES

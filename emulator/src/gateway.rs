@@ -1,7 +1,7 @@
 //! Supabase's API gateway in front of every API (`/rest/v1`, `/auth/v1`, `/emulator/v1`): a
 //! request must carry an API key (`apikey` header or query parameter) and a body no larger than
 //! the configured limit (`--max-body-bytes`). The rest of a refused body is read and discarded
-//! behind the 413 ([`crate::linger`]), so the client sees the answer rather than a reset.
+//! behind the 413 ([`crate::http::linger`]), so the client sees the answer rather than a reset.
 //!
 //! The emulator's own endpoints take the key from the header only: a key in a URL ends up in
 //! logs and histories, and a header forces a browser's CORS preflight, so a page cannot fire a
@@ -14,11 +14,11 @@
 //! gateway then hands the services its role's JWT in its place, as the hosted gateway does, so
 //! PostgREST and the auth server only ever see JWTs. Any other bearer token passes unchanged.
 
+use crate::clock::Clock;
 use crate::error::ApiError;
+use crate::http::linger;
 use crate::keys::api_keys::{NEW_FORMAT_PREFIX, SECRET_PREFIX};
 use crate::keys::{Keys, Role};
-use crate::linger;
-use crate::state::AppState;
 use axum::body::Body;
 use axum::extract::{FromRequestParts, Request, State};
 use axum::http::request::Parts;
@@ -26,6 +26,19 @@ use axum::http::{header, HeaderMap, HeaderValue};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use http_body_util::BodyExt;
+use std::sync::Arc;
+
+/// The default body limit: a 1 MB message fits even if every character is escaped in JSON.
+pub const DEFAULT_MAX_BODY_BYTES: usize = 8 * 1024 * 1024;
+
+/// What the gateway checks requests against; cheap to clone.
+#[derive(Clone, Debug)]
+pub struct Gateway {
+    pub keys: Arc<Keys>,
+    pub clock: Clock,
+    /// Request bodies larger than this are refused (413).
+    pub max_body_bytes: usize,
+}
 
 /// The role of the request's verified API key, for the services behind the gateway.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,13 +72,13 @@ enum KeySources {
 }
 
 /// The gateway of Supabase's APIs.
-pub async fn require_api_key(state: State<AppState>, request: Request, next: Next) -> Response {
+pub async fn require_api_key(state: State<Gateway>, request: Request, next: Next) -> Response {
     guard(state, KeySources::HeaderOrQuery, request, next).await
 }
 
 /// The gateway of the emulator's own endpoints: the key in the `apikey` header only.
 pub async fn require_api_key_header(
-    state: State<AppState>,
+    state: State<Gateway>,
     request: Request,
     next: Next,
 ) -> Response {
@@ -75,7 +88,7 @@ pub async fn require_api_key_header(
 /// The gateway of Storage's routes: the key check without reading the body, which the upload
 /// routes stream to disk under their own limits (and the JSON routes bound themselves).
 pub async fn require_api_key_streaming(
-    State(state): State<AppState>,
+    State(state): State<Gateway>,
     request: Request,
     next: Next,
 ) -> Response {
@@ -94,7 +107,7 @@ pub async fn require_api_key_streaming(
 }
 
 async fn guard(
-    State(state): State<AppState>,
+    State(state): State<Gateway>,
     sources: KeySources,
     request: Request,
     next: Next,
@@ -239,7 +252,7 @@ async fn limit_body(request: Request, limit: usize) -> Result<Request, BodyRefus
     }
     let mut bytes = Vec::new();
     while let Some(frame) = body.frame().await {
-        let frame = frame.map_err(|_| ApiError::invalid_body("Could not read the request body"))?;
+        let frame = frame.map_err(|_| ApiError::UnreadableBody)?;
         if let Some(data) = frame.data_ref() {
             if bytes.len() + data.len() > limit {
                 linger::discard_later(body);

@@ -7,7 +7,7 @@
 //! - `/auth/v1/...`: the GoTrue subset: accounts, sessions, refresh tokens, MFA ([`auth`]), behind
 //!   the same key check.
 //! - `GET /emulator/v1/sms`: the SMS outbox for test harnesses, service-role keys only
-//!   ([`sms_outbox`]).
+//!   ([`auth`]).
 //! - `/functions/v1/{name}`: Edge Functions, relayed to the developer's function server
 //!   ([`functions`]); no key needed, each function checks its own `verify_jwt`.
 //! - `/emulator/v1/faults`: the fault plan for tests, service-role keys only ([`faults`]).
@@ -15,43 +15,57 @@
 //!   ([`storage`]).
 //! - `/realtime/v1/websocket`, `/realtime/v1/api/broadcast`: Realtime's channels, changes of
 //!   `geocache_logs` and broadcasts, behind the key check ([`realtime`]).
+//!
+//! Each service (rest, auth, storage, functions, realtime, faults) owns its router, the part of
+//! the state its routes receive, its errors in its own wire format and its tables. Below them is
+//! the ground floor every service may use, which imports none of them: the database, the root
+//! errors, the gateway and keys, the HTTP plumbing ([`http`]), time, randomness and the table's
+//! types. Above them are [`state`], which composes their states, the command line ([`cli`]) and
+//! this root, which serves.
 
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
-pub mod auth;
-pub mod cli;
-pub mod client_address;
+// The ground floor.
 pub mod clock;
-mod cors;
 pub mod db;
 pub mod error;
-pub mod faults;
-pub mod functions;
-/// Entry points for fuzzers and crash replays; only with the `fuzzing` feature.
-#[cfg(feature = "fuzzing")]
-pub mod fuzzing;
 pub mod gateway;
-mod health;
-pub mod internal_cause;
+pub mod http;
 pub mod keys;
-mod linger;
 pub mod private_file;
+pub mod random;
 pub mod read_access;
-pub mod realtime;
-pub mod rest;
-pub mod server;
-mod sms_outbox;
-pub mod state;
-pub mod storage;
 pub mod table;
 pub mod timestamp;
 
+// The services.
+pub mod auth;
+pub mod faults;
+pub mod functions;
+pub mod realtime;
+pub mod rest;
+pub mod storage;
+
+// What composes and starts them.
+pub mod cli;
+/// Entry points for fuzzers and crash replays; only with the `fuzzing` feature.
+#[cfg(feature = "fuzzing")]
+pub mod fuzzing;
+pub mod state;
+
+use crate::auth::AuthState;
 use crate::cli::config::Config;
 use crate::cli::project_file::ProjectFileError;
 use crate::cli::secret::{self as jwt_secret, SecretError};
 use crate::db::{Database, OpenError};
-use crate::server::ConnectionLimits;
+use crate::faults::FaultsState;
+use crate::functions::FunctionsState;
+use crate::gateway::Gateway;
+use crate::http::server::ConnectionLimits;
+use crate::realtime::RealtimeState;
+use crate::rest::RestState;
 use crate::state::AppState;
+use crate::storage::StorageState;
 use axum::extract::DefaultBodyLimit;
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
@@ -61,28 +75,29 @@ use std::io::Write;
 use std::net::{IpAddr, SocketAddr};
 use tokio::net::TcpListener;
 
-/// The whole HTTP application over `state`.
+/// The whole HTTP application over `state`: each service gets its own part of it, and the
+/// gateway's.
 pub fn app(state: AppState) -> Router {
+    let gateway = Gateway::from(&state);
     Router::new()
-        .merge(health::router())
-        .merge(rest::router(state.clone()))
-        .merge(auth::router(state.clone()))
-        .merge(sms_outbox::router(state.clone()))
-        .merge(faults::router(state.clone()))
-        .merge(storage::router(state.clone()))
-        .merge(realtime::router(state.clone()))
+        .merge(http::health::router())
+        .merge(rest::router(RestState::from(&state), gateway.clone()))
+        .merge(auth::router(AuthState::from(&state), gateway.clone()))
+        .merge(faults::router(FaultsState::from(&state), gateway.clone()))
+        .merge(storage::router(StorageState::from(&state), gateway.clone()))
+        .merge(realtime::router(RealtimeState::from(&state), gateway))
         .fallback(no_route)
         // The gateway enforces `--max-body-bytes`; axum's own 2 MB default would cut it short.
         .layer(DefaultBodyLimit::disable())
         .layer(middleware::from_fn(error::log_internal_errors))
         .layer(middleware::from_fn_with_state(
-            state.clone(),
+            FaultsState::from(&state),
             faults::middleware::inject,
         ))
-        .layer(cors::layer())
+        .layer(http::cors::layer())
         // Edge Functions stream their bodies through, outside the body limit and the fault plan,
         // with CORS that also exposes the relay's headers.
-        .merge(functions::router(state).layer(cors::functions_layer()))
+        .merge(functions::router(FunctionsState::from(&state)).layer(http::cors::functions_layer()))
 }
 
 /// Serves `app(state)` on `listener` with the default connection limits until `shutdown`
@@ -103,7 +118,7 @@ pub async fn run_with_limits(
     limits: ConnectionLimits,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    server::serve(listener, app(state), limits, shutdown).await
+    http::server::serve(listener, app(state), limits, shutdown).await
 }
 
 /// What Supabase's gateway answers for a path no service owns.
@@ -139,16 +154,23 @@ impl std::error::Error for ServeError {}
 /// lines and serves until SIGINT/SIGTERM.
 pub async fn serve(config: Config) -> Result<(), ServeError> {
     let file = config.project_file().map_err(ServeError::Config)?;
-    let database = Database::open(&config.db_location()).map_err(ServeError::Database)?;
-    let secret = config.jwt_secret().map_err(ServeError::Secret)?;
+    let location = config.db_location();
+    let database = Database::open(&location, &state::MIGRATIONS).map_err(ServeError::Database)?;
+    let secret = config
+        .keys
+        .jwt_secret(&location)
+        .map_err(ServeError::Secret)?;
     jwt_secret::check_exposure(&config.host, &secret.value).map_err(ServeError::Secret)?;
     eprintln!("geocache-emulator: {}", secret.source);
-    let storage = config.storage_settings(&file).map_err(ServeError::Io)?;
-    let state = AppState::new(database, config.keys(&secret))
-        .with_max_rows(config.max_rows(&file))
+    let storage = config
+        .storage
+        .settings(&location, &file)
+        .map_err(ServeError::Io)?;
+    let state = AppState::new(database, config.keys.keys(&secret))
+        .with_max_rows(config.rest.max_rows(&file))
         .with_storage(storage);
     // What a crash left half-written in the file store goes before anything is served.
-    let swept = storage::sweep(&state)
+    let swept = storage::sweep(&StorageState::from(&state))
         .await
         .map_err(|error| ServeError::Io(std::io::Error::other(error)))?;
     if swept > 0 {
@@ -160,14 +182,14 @@ pub async fn serve(config: Config) -> Result<(), ServeError> {
     let address = listener.local_addr().map_err(ServeError::Io)?;
     // Tokens name the URL clients use, which is known once the port is.
     let state = state
-        .with_auth_settings(config.auth_settings_with_file(api_url(&config.host, address), &file))
-        .with_max_body_bytes(config.max_body_bytes)
-        .with_trusted_proxies(config.trusted_proxy.clone())
-        .with_sign_limits(config.sign_limits(&file))
-        .with_realtime_limits(config.realtime_limits())
-        .with_functions(config.functions(&file));
-    let limits = config.connection_limits();
-    if let Some(plan) = config.faults {
+        .with_auth_settings(config.auth.settings(api_url(&config.host, address), &file))
+        .with_max_body_bytes(config.server.max_body_bytes)
+        .with_trusted_proxies(config.server.trusted_proxy.clone())
+        .with_sign_limits(config.rest.sign_limits(&file))
+        .with_realtime_limits(config.realtime.limits())
+        .with_functions(config.functions.settings(&file));
+    let limits = config.server.connection_limits();
+    if let Some(plan) = config.faults.faults {
         eprintln!(
             "geocache-emulator: fault injection on, {} rule(s)",
             plan.rules.len()

@@ -1,35 +1,46 @@
-//! The shared application state every handler receives: the database, keys, clock, settings
-//! and the limiters that must hold across requests.
+//! The state of the whole emulator: the database, keys, clock, every service's settings and the
+//! limiters that must hold across requests. It sits above the services: [`crate::app`] hands each
+//! service only its own part ([`RestState`], [`AuthState`], ...), so no service depends on
+//! another's settings through it.
 
 use crate::auth::rate_limit::RateLimiter;
 use crate::auth::settings::AuthSettings;
+use crate::auth::AuthState;
 use crate::clock::Clock;
-use crate::db::{Database, DbLocation, OpenError};
+use crate::db::{Database, DbLocation, Migration, OpenError};
 use crate::faults::injector::FaultInjector;
+use crate::faults::FaultsState;
 use crate::functions::settings::FunctionsSettings;
+use crate::functions::FunctionsState;
+use crate::gateway::{Gateway, DEFAULT_MAX_BODY_BYTES};
+use crate::http::client_address::TrustedProxies;
 use crate::keys::Keys;
 use crate::read_access::ReadAccess;
 use crate::realtime::hub::{Hub, RealtimeLimits};
+use crate::realtime::RealtimeState;
 use crate::rest::sign_limit::{SignLimiter, SignLimits};
+use crate::rest::{RestState, DEFAULT_MAX_ROWS};
 use crate::storage::settings::StorageSettings;
+use crate::storage::StorageState;
+use crate::{auth, rest, storage};
 use std::net::IpAddr;
 use std::sync::Arc;
 
-/// The default body limit: a 1 MB message fits even if every character is escaped in JSON.
-pub const DEFAULT_MAX_BODY_BYTES: usize = 8 * 1024 * 1024;
+/// Every service's tables, created in this order whenever the database opens.
+pub const MIGRATIONS: [Migration; 3] = [rest::migrate, auth::migrate, storage::migrate];
 
-/// Hosted Supabase's `[api] max_rows`: the most rows one read returns, unless configured.
-pub const DEFAULT_MAX_ROWS: i64 = 1000;
-
-/// Everything a handler needs; cheap to clone.
+/// Everything the services need between them; cheap to clone.
 #[derive(Clone, Debug)]
 pub struct AppState {
     pub db: Database,
     pub keys: Arc<Keys>,
     pub clock: Clock,
+    /// The auth server's settings, among them the URL tokens name.
     pub auth: Arc<AuthSettings>,
-    /// Shared by every clone, so the MFA rate limit holds across requests.
-    pub limiter: Arc<RateLimiter>,
+    /// The auth server's rate limits (MFA challenges and verifications per user; sign-ins,
+    /// refreshes and verifications per address), shared by every clone so they hold across
+    /// requests.
+    pub auth_rate_limit: Arc<RateLimiter>,
     /// The gateway refuses request bodies larger than this (413).
     pub max_body_bytes: usize,
     /// A read returns at most this many rows (PostgREST's `db-max-rows`).
@@ -39,7 +50,7 @@ pub struct AppState {
     /// The fault plan for tests; empty unless installed.
     pub faults: Arc<FaultInjector>,
     /// Peers whose `cf-connecting-ip` header names the client (`--trusted-proxy`).
-    pub trusted_proxies: Arc<Vec<IpAddr>>,
+    pub trusted_proxies: TrustedProxies,
     /// The logbook's spam limit and its counts, shared by every clone.
     pub sign_limit: Arc<SignLimiter>,
     /// Where object bytes live, the storage policies and the size cap.
@@ -58,12 +69,12 @@ impl AppState {
             keys: Arc::new(keys),
             clock: Clock::system(),
             auth: Arc::new(AuthSettings::default()),
-            limiter: Arc::new(RateLimiter::default()),
+            auth_rate_limit: Arc::new(RateLimiter::default()),
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             max_rows: DEFAULT_MAX_ROWS,
             read_access: ReadAccess::default(),
             faults: Arc::new(FaultInjector::default()),
-            trusted_proxies: Arc::default(),
+            trusted_proxies: TrustedProxies::default(),
             sign_limit: Arc::new(SignLimiter::new(SignLimits::default())),
             storage: Arc::new(StorageSettings::default()),
             realtime: Arc::new(Hub::new(RealtimeLimits::default())),
@@ -80,7 +91,7 @@ impl AppState {
 
     pub fn with_trusted_proxies(self, proxies: Vec<IpAddr>) -> AppState {
         AppState {
-            trusted_proxies: Arc::new(proxies),
+            trusted_proxies: TrustedProxies(Arc::new(proxies)),
             ..self
         }
     }
@@ -139,8 +150,88 @@ impl AppState {
     /// Opens the database at `location` and derives the keys from `jwt_secret`.
     pub fn open(location: &DbLocation, jwt_secret: &str) -> Result<AppState, OpenError> {
         Ok(AppState::new(
-            Database::open(location)?,
+            Database::open(location, &MIGRATIONS)?,
             Keys::new(jwt_secret),
         ))
+    }
+}
+
+impl From<&AppState> for Gateway {
+    fn from(state: &AppState) -> Gateway {
+        Gateway {
+            keys: Arc::clone(&state.keys),
+            clock: state.clock.clone(),
+            max_body_bytes: state.max_body_bytes,
+        }
+    }
+}
+
+impl From<&AppState> for RestState {
+    fn from(state: &AppState) -> RestState {
+        RestState {
+            db: state.db.clone(),
+            keys: Arc::clone(&state.keys),
+            clock: state.clock.clone(),
+            max_rows: state.max_rows,
+            read_access: state.read_access,
+            sign_limit: Arc::clone(&state.sign_limit),
+            realtime: Arc::clone(&state.realtime),
+            trusted_proxies: state.trusted_proxies.clone(),
+        }
+    }
+}
+
+impl From<&AppState> for AuthState {
+    fn from(state: &AppState) -> AuthState {
+        AuthState {
+            db: state.db.clone(),
+            keys: Arc::clone(&state.keys),
+            clock: state.clock.clone(),
+            settings: Arc::clone(&state.auth),
+            rate_limit: Arc::clone(&state.auth_rate_limit),
+            trusted_proxies: state.trusted_proxies.clone(),
+        }
+    }
+}
+
+impl From<&AppState> for StorageState {
+    fn from(state: &AppState) -> StorageState {
+        StorageState {
+            db: state.db.clone(),
+            keys: Arc::clone(&state.keys),
+            clock: state.clock.clone(),
+            settings: Arc::clone(&state.storage),
+            max_body_bytes: state.max_body_bytes,
+        }
+    }
+}
+
+impl From<&AppState> for RealtimeState {
+    fn from(state: &AppState) -> RealtimeState {
+        RealtimeState {
+            keys: Arc::clone(&state.keys),
+            clock: state.clock.clone(),
+            read_access: state.read_access,
+            hub: Arc::clone(&state.realtime),
+        }
+    }
+}
+
+impl From<&AppState> for FunctionsState {
+    fn from(state: &AppState) -> FunctionsState {
+        FunctionsState {
+            keys: Arc::clone(&state.keys),
+            clock: state.clock.clone(),
+            settings: Arc::clone(&state.functions),
+        }
+    }
+}
+
+impl From<&AppState> for FaultsState {
+    fn from(state: &AppState) -> FaultsState {
+        FaultsState {
+            injector: Arc::clone(&state.faults),
+            max_body_bytes: state.max_body_bytes,
+        }
     }
 }

@@ -75,8 +75,8 @@ pub fn parse_timestamptz(text: &str) -> Result<i64, LiteralError> {
 }
 
 /// Why a literal is not valid input for its column type, as PostgreSQL's input functions decide.
-/// The table layer's own error: the API layer turns it into PostgreSQL's error codes
-/// (`impl From<LiteralError> for ApiError`), so this module depends on nothing above it.
+/// The table layer's own error: `/rest/v1` turns it into PostgreSQL's error codes
+/// (`impl From<LiteralError> for RestError`), so this module depends on nothing above it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LiteralError {
     /// A NUL byte, which PostgreSQL's text type cannot hold.

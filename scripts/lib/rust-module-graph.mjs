@@ -7,14 +7,39 @@
 // is structure, not an edge; a parent that uses something of its child, and a child that uses something of its
 // parent, are two edges and a cycle. Cycles are the strongly connected components of more than one file.
 //
-// `node scripts/lib/rust-module-graph.mjs [CRATE_SRC...]` prints the cycles and exits 1 if there are any;
-// without arguments it checks the workspace's crates.
+// A crate may also name its ground floor: the top-level modules every other module may use. A file of the ground
+// floor may then use only files of the ground floor; an edge from it to any other module (a service, the command
+// line, the crate root) is an upward import, reported like a cycle.
+//
+// `node scripts/lib/rust-module-graph.mjs [CRATE_SRC...]` prints the cycles and upward imports and exits 1 if
+// there are any; without arguments it checks the workspace's crates.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The source folders of the workspace's crates, relative to the repository root. */
 export const WORKSPACE_CRATES = ['core/src', 'wasm/src', 'emulator/src'];
+
+/**
+ * Each crate's ground floor, by top-level module name. The emulator's services (rest, auth, storage, functions,
+ * realtime, faults) sit on these, and the state that composes them, the command line and the crate root sit on top.
+ * @type {Record<string, string[]>}
+ */
+export const GROUND_FLOORS = {
+  'emulator/src': [
+    'clock',
+    'db',
+    'error',
+    'gateway',
+    'http',
+    'keys',
+    'private_file',
+    'random',
+    'read_access',
+    'table',
+    'timestamp',
+  ],
+};
 
 /**
  * One file module: its file, its module path inside the crate (`[]` for the root) and what it names.
@@ -369,6 +394,35 @@ export function findRustModuleCycles(root, crateSources) {
   return cycles;
 }
 
+/**
+ * The imports from a ground-floor file of the crate at `crateSource` (its `lib.rs`) to a file outside the ground
+ * floor, which `groundFloor` names by top-level module; file paths relative to `root`. A name that is no
+ * top-level module of the crate is an error, so that renaming a module cannot quietly drop it from the check.
+ * @param {string} root
+ * @param {string} crateSource
+ * @param {string[]} groundFloor
+ * @returns {Edge[]}
+ */
+export function findUpwardImports(root, crateSource, groundFloor) {
+  const modules = readCrate(path.join(root, crateSource, 'lib.rs'));
+  const topLevel = new Set(modules.map((module) => module.modulePath[0]).filter((name) => name !== undefined));
+  const unknown = groundFloor.filter((name) => !topLevel.has(name));
+  if (unknown.length > 0) throw new Error(`${crateSource}: no top-level module ${unknown.join(', ')} in its ground floor`);
+  const floor = new Set(groundFloor);
+  /** @type {Map<string, string | undefined>} */
+  const topOf = new Map(modules.map((module) => [module.file, module.modulePath[0]]));
+  const onFloor = (/** @type {string} */ file) => floor.has(topOf.get(file) ?? '');
+  const relative = (/** @type {string} */ file) => path.relative(root, file).split(path.sep).join('/');
+  return crateEdges(modules)
+    .filter((edge) => onFloor(edge.from) && !onFloor(edge.to))
+    .map((edge) => ({ ...edge, from: relative(edge.from), to: relative(edge.to) }));
+}
+
+/** @param {Edge} edge */
+export function describeUpwardImport(edge) {
+  return `upward import from the ground floor: ${edge.from}:${edge.line} -> ${edge.to}   (${edge.text})`;
+}
+
 /** @param {Cycle} cycle */
 export function describeCycle(cycle) {
   const lines = [`cycle between ${cycle.files.join(', ')}:`];
@@ -381,6 +435,11 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const sources = process.argv.length > 2 ? process.argv.slice(2) : WORKSPACE_CRATES;
   const cycles = findRustModuleCycles(root, sources);
   for (const cycle of cycles) console.error(describeCycle(cycle));
-  if (cycles.length > 0) process.exit(1);
-  console.log(`no module cycles in ${sources.join(', ')}`);
+  const upward = sources.flatMap((source) => {
+    const floor = GROUND_FLOORS[source];
+    return floor ? findUpwardImports(root, source, floor) : [];
+  });
+  for (const edge of upward) console.error(describeUpwardImport(edge));
+  if (cycles.length > 0 || upward.length > 0) process.exit(1);
+  console.log(`no module cycles in ${sources.join(', ')}, and no upward import from a ground floor`);
 }

@@ -1,7 +1,8 @@
 // @ts-check
-// The Rust module-cycle check (scripts/lib/rust-module-graph.mjs): the workspace's crates have no cycle between
-// their files, and the check itself reports a cycle it is shown, through each kind of path, and stays quiet about
-// what is not a cycle (a parent's `mod` declaration, a child's tests reaching `super::*`, comments and strings).
+// The Rust module-graph checks (scripts/lib/rust-module-graph.mjs): the workspace's crates have no cycle between
+// their files and the emulator's ground floor imports nothing above it; the checks themselves report a cycle or an
+// upward import they are shown, through each kind of path, and stay quiet about what is neither (a parent's `mod`
+// declaration, a child's tests reaching `super::*`, comments and strings, a service using the ground floor).
 // Run with `node --test tests/lint/` from the repository root.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,8 +12,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   describeCycle,
+  describeUpwardImport,
   expandUseTree,
   findRustModuleCycles,
+  findUpwardImports,
+  GROUND_FLOORS,
   stripCommentsAndStrings,
   WORKSPACE_CRATES,
 } from '../../scripts/lib/rust-module-graph.mjs';
@@ -23,6 +27,12 @@ describe('the workspace', () => {
   it('has no module cycle in core, wasm or the emulator', () => {
     const cycles = findRustModuleCycles(root, WORKSPACE_CRATES);
     assert.deepEqual(cycles.map(describeCycle), []);
+  });
+
+  it("has no upward import from the emulator's ground floor into a service, the command line or the root", () => {
+    const floor = GROUND_FLOORS['emulator/src'] ?? [];
+    assert.ok(floor.includes('db') && floor.includes('error') && floor.includes('http'));
+    assert.deepEqual(findUpwardImports(root, 'emulator/src', floor).map(describeUpwardImport), []);
   });
 });
 
@@ -35,16 +45,25 @@ describe('the check, on a crate written for the run', () => {
   after(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
   /**
-   * Writes `files` (paths relative to the crate's `src`) as a crate of its own and returns its cycles.
+   * Writes `files` (paths relative to the crate's `src`) as a crate of its own.
    * @param {string} name
    * @param {Record<string, string>} files
    */
-  function cyclesOf(name, files) {
+  function writeCrate(name, files) {
     for (const [file, source] of Object.entries(files)) {
       const target = path.join(scratch, name, 'src', file);
       fs.mkdirSync(path.dirname(target), { recursive: true });
       fs.writeFileSync(target, source);
     }
+  }
+
+  /**
+   * Writes `files` as a crate of its own and returns its cycles.
+   * @param {string} name
+   * @param {Record<string, string>} files
+   */
+  function cyclesOf(name, files) {
+    writeCrate(name, files);
     return findRustModuleCycles(scratch, [`${name}/src`]);
   }
 
@@ -110,6 +129,27 @@ describe('the check, on a crate written for the run', () => {
       cycles.map((cycle) => cycle.files),
       [['family/src/keys.rs', 'family/src/keys/api_keys.rs']],
     );
+  });
+
+  it('reports a ground-floor file that uses a service, in code or in a folder module, and not the reverse', () => {
+    writeCrate('layers', {
+      'lib.rs': 'pub mod db;\npub mod error;\npub mod http;\npub mod rest;\npub mod state;\n',
+      'db.rs': 'use crate::error::ApiError;\npub fn open() -> Result<(), ApiError> { crate::rest::schema::migrate() }\n',
+      'error.rs': 'pub struct ApiError;\n',
+      'http/mod.rs': 'pub mod server;\n',
+      'http/server.rs': '// use crate::state::AppState;\nuse crate::state::{self as top};\npub fn serve(_: top::AppState) {}\n',
+      'rest/mod.rs': 'pub mod schema;\nuse crate::db;\nuse crate::error::ApiError;\n',
+      'rest/schema.rs': 'pub fn migrate() -> Result<(), crate::error::ApiError> { Ok(()) }\n',
+      'state.rs': 'use crate::{db, rest};\npub struct AppState;\n',
+    });
+    const upward = findUpwardImports(scratch, 'layers/src', ['db', 'error', 'http']);
+    assert.deepEqual(
+      upward.map((edge) => `${edge.from}:${edge.line} -> ${edge.to}`),
+      ['layers/src/db.rs:2 -> layers/src/rest/schema.rs', 'layers/src/http/server.rs:2 -> layers/src/state.rs'],
+    );
+    assert.match(describeUpwardImport(upward[0] ?? { from: '', to: '', line: 0, text: '' }), /upward import from the ground floor: layers\/src\/db\.rs:2/);
+    assert.deepEqual(findUpwardImports(scratch, 'layers/src', ['db', 'error', 'http', 'rest', 'state']), []);
+    assert.throws(() => findUpwardImports(scratch, 'layers/src', ['db', 'clock']), /no top-level module clock/);
   });
 
   it('fails clearly on a `mod` declaration with no file', () => {

@@ -5,15 +5,14 @@
 use crate::auth::body::{self, text};
 use crate::auth::error::AuthError;
 use crate::auth::factors::load_factor;
-use crate::auth::random;
 use crate::auth::rate_limit::Action;
 use crate::auth::service::challenge::issue_challenge;
 use crate::auth::settings::PHONE_CODE_DIGITS;
 use crate::auth::signed_in_user::SignedInUser;
 use crate::auth::store::factors::{ChallengeRecord, FactorType};
 use crate::auth::store::sent_sms::SmsRecord;
-use crate::error::ApiError;
-use crate::state::AppState;
+use crate::auth::AuthState;
+use crate::random;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::Json;
@@ -33,18 +32,18 @@ pub struct ChallengeResponse {
 }
 
 pub async fn challenge(
-    State(state): State<AppState>,
+    State(state): State<AuthState>,
     Path(factor_id): Path<String>,
     caller: SignedInUser,
     body: Bytes,
-) -> Result<Json<ChallengeResponse>, ApiError> {
+) -> Result<Json<ChallengeResponse>, AuthError> {
     caller.require_not_anonymous()?;
     let factor = load_factor(&state, &caller, &factor_id).await?;
     let now = state.clock.now_micros();
-    state.limiter.check(
+    state.rate_limit.check(
         &caller.user.id,
         Action::Challenge,
-        state.auth.mfa_rate_limit,
+        state.settings.mfa_rate_limit,
         now,
     )?;
     let mut challenge = ChallengeRecord {
@@ -60,7 +59,7 @@ pub async fn challenge(
         let params: ChallengeParams = body::parse(&body)?;
         let channel = text(params.channel);
         if !matches!(channel.as_str(), "" | "sms" | "whatsapp") {
-            return Err(AuthError::invalid_channel().into());
+            return Err(AuthError::invalid_channel());
         }
         let code = random::digits(PHONE_CODE_DIGITS)?;
         sms = Some(SmsRecord {
@@ -73,11 +72,13 @@ pub async fn challenge(
     let response = ChallengeResponse {
         id: challenge.id.clone(),
         factor_type: factor.factor_type.as_str(),
-        expires_at: (now + state.auth.challenge_expiry * 1_000_000).div_euclid(1_000_000),
+        expires_at: (now + state.settings.challenge_expiry * 1_000_000).div_euclid(1_000_000),
     };
     state
         .db
-        .call(move |connection| Ok(issue_challenge(connection, &challenge, sms.as_ref())?))
+        .call(move |connection| {
+            issue_challenge(connection, &challenge, sms.as_ref()).map_err(AuthError::from)
+        })
         .await?;
     Ok(Json(response))
 }

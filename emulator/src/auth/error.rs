@@ -8,10 +8,13 @@
 //! Both carry `x-sb-error-code` (except GoTrue's weak-password error in the new style). An
 //! [`AuthError`] first renders in the old style and travels in the response's extensions;
 //! [`render_in_requested_style`] (a middleware on the auth routes) re-renders it for the new
-//! style, and turns internal errors into GoTrue's 500 `unexpected_failure`.
+//! style. Internal failures are GoTrue's 500 `unexpected_failure`, their cause kept for the log.
 
 use crate::auth::api_version::ApiVersion;
-use crate::internal_cause::InternalErrorCause;
+use crate::auth::store::StoreError;
+use crate::db::Unfinished;
+use crate::error::InternalErrorCause;
+use crate::random;
 use axum::extract::Request;
 use axum::http::{header, HeaderName, HeaderValue, StatusCode};
 use axum::middleware::Next;
@@ -25,6 +28,8 @@ pub struct AuthError {
     pub message: String,
     /// GoTrue's `weak_password.reasons` (only for `weak_password`).
     pub weak_password_reasons: Vec<&'static str>,
+    /// Why an internal failure happened, for the log; never sent.
+    cause: Option<String>,
 }
 
 const ERROR_CODE_HEADER: HeaderName = HeaderName::from_static("x-sb-error-code");
@@ -35,6 +40,7 @@ fn error(status: StatusCode, code: &'static str, message: impl Into<String>) -> 
         code,
         message: message.into(),
         weak_password_reasons: Vec::new(),
+        cause: None,
     }
 }
 
@@ -62,12 +68,21 @@ impl AuthError {
         )
     }
 
-    pub fn unexpected_failure() -> Self {
+    fn unexpected_failure() -> Self {
         error(
             StatusCode::INTERNAL_SERVER_ERROR,
             "unexpected_failure",
             "Unexpected failure, please check server logs for more information",
         )
+    }
+
+    /// A failure of the emulator itself (the database, the random source): GoTrue's
+    /// `unexpected_failure`, with `cause` for the log.
+    pub fn unexpected(cause: impl std::fmt::Display) -> Self {
+        AuthError {
+            cause: Some(cause.to_string()),
+            ..AuthError::unexpected_failure()
+        }
     }
 
     /// A 500 GoTrue answers with a specific message (e.g. a missing session).
@@ -446,6 +461,46 @@ impl AuthError {
     }
 }
 
+/// SQLite's failures, and the store's, are internal errors.
+impl From<rusqlite::Error> for AuthError {
+    fn from(error: rusqlite::Error) -> Self {
+        AuthError::unexpected(format!("sqlite: {error}"))
+    }
+}
+
+impl From<StoreError> for AuthError {
+    fn from(error: StoreError) -> Self {
+        AuthError::unexpected(error)
+    }
+}
+
+impl From<Unfinished> for AuthError {
+    fn from(error: Unfinished) -> Self {
+        AuthError::unexpected(error)
+    }
+}
+
+impl From<random::Unavailable> for AuthError {
+    fn from(error: random::Unavailable) -> Self {
+        AuthError::unexpected(error)
+    }
+}
+
+/// The old body style; the response carries the error (and an internal error's cause) so the
+/// middleware can restyle it and the log can report it.
+impl IntoResponse for AuthError {
+    fn into_response(self) -> Response {
+        let mut response = self.render(ApiVersion::Initial);
+        if let Some(cause) = &self.cause {
+            response
+                .extensions_mut()
+                .insert(InternalErrorCause(cause.clone()));
+        }
+        response.extensions_mut().insert(self);
+        response
+    }
+}
+
 #[derive(Serialize, Clone, Copy)]
 struct WeakPassword<'a> {
     reasons: &'a [&'static str],
@@ -478,18 +533,19 @@ fn go_quote(text: &str) -> String {
 pub async fn render_in_requested_style(request: Request, next: Next) -> Response {
     let version = ApiVersion::of_request(request.headers());
     let response = next.run(request).await;
-    if let Some(error) = response.extensions().get::<AuthError>() {
-        if version == ApiVersion::Initial {
-            return response;
+    if version == ApiVersion::Initial {
+        return response;
+    }
+    match response.extensions().get::<AuthError>() {
+        Some(error) => {
+            let mut restyled = error.render(version);
+            if let Some(cause) = response.extensions().get::<InternalErrorCause>().cloned() {
+                restyled.extensions_mut().insert(cause);
+            }
+            restyled
         }
-        return error.render(version);
+        None => response,
     }
-    if let Some(cause) = response.extensions().get::<InternalErrorCause>().cloned() {
-        let mut replaced = AuthError::unexpected_failure().render(version);
-        replaced.extensions_mut().insert(cause);
-        return replaced;
-    }
-    response
 }
 
 #[cfg(test)]

@@ -7,9 +7,9 @@ use crate::auth::error::AuthError;
 use crate::auth::service::enrolment;
 use crate::auth::signed_in_user::SignedInUser;
 use crate::auth::store::factors::{FactorRecord, FactorType};
-use crate::auth::{random, totp, validation};
-use crate::error::ApiError;
-use crate::state::AppState;
+use crate::auth::AuthState;
+use crate::auth::{totp, validation};
+use crate::random;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::Json;
@@ -50,10 +50,10 @@ pub struct UnenrollResponse {
 }
 
 pub async fn enroll(
-    State(state): State<AppState>,
+    State(state): State<AuthState>,
     caller: SignedInUser,
     body: Bytes,
-) -> Result<Json<EnrollResponse>, ApiError> {
+) -> Result<Json<EnrollResponse>, AuthError> {
     caller.require_not_anonymous()?;
     let session = caller
         .session("A valid session and a registered user are required to enroll a factor")?
@@ -62,8 +62,8 @@ pub async fn enroll(
     let factor_type = match text(params.factor_type).as_str() {
         "totp" => FactorType::Totp,
         "phone" => FactorType::Phone,
-        "webauthn" => return Err(AuthError::webauthn_enroll_disabled().into()),
-        _ => return Err(AuthError::bad_factor_type().into()),
+        "webauthn" => return Err(AuthError::webauthn_enroll_disabled()),
+        _ => return Err(AuthError::bad_factor_type()),
     };
     let friendly_name = text(params.friendly_name);
     let now = state.clock.now_micros();
@@ -89,7 +89,7 @@ pub async fn enroll(
     match factor_type {
         FactorType::Totp => {
             let issuer = match text(params.issuer) {
-                issuer if issuer.is_empty() => state.auth.site_host().to_owned(),
+                issuer if issuer.is_empty() => state.settings.site_host().to_owned(),
                 issuer => issuer,
             };
             let secret = totp::new_secret()?;
@@ -105,13 +105,13 @@ pub async fn enroll(
         FactorType::Phone => {
             let requested = text(params.phone);
             if requested.is_empty() {
-                return Err(AuthError::phone_required().into());
+                return Err(AuthError::phone_required());
             }
             factor.phone = validation::phone(&requested)?;
             response.phone = requested;
         }
     }
-    let expired_before = now - state.auth.factor_expiry * 1_000_000;
+    let expired_before = now - state.settings.factor_expiry * 1_000_000;
     state
         .db
         .call(move |connection| {
@@ -122,21 +122,23 @@ pub async fn enroll(
 }
 
 pub async fn unenroll(
-    State(state): State<AppState>,
+    State(state): State<AuthState>,
     Path(factor_id): Path<String>,
     caller: SignedInUser,
-) -> Result<Json<UnenrollResponse>, ApiError> {
+) -> Result<Json<UnenrollResponse>, AuthError> {
     caller.require_not_anonymous()?;
     let factor = load_factor(&state, &caller, &factor_id).await?;
     let session = caller.session("A valid session and factor are required to unenroll a factor")?;
     if factor.verified && !session.is_aal2() {
-        return Err(AuthError::aal2_required_to_unenroll().into());
+        return Err(AuthError::aal2_required_to_unenroll());
     }
     let now = state.clock.now_micros();
     let id = factor.id.clone();
     state
         .db
-        .call(move |connection| Ok(enrolment::unenroll_factor(connection, &factor, now)?))
+        .call(move |connection| {
+            enrolment::unenroll_factor(connection, &factor, now).map_err(AuthError::from)
+        })
         .await?;
     Ok(Json(UnenrollResponse { id }))
 }
@@ -144,25 +146,24 @@ pub async fn unenroll(
 /// GoTrue `loadFactor`: the `{factor_id}` of the path, which must be a UUID naming one of the
 /// caller's factors that has not expired unverified.
 pub async fn load_factor(
-    state: &AppState,
+    state: &AuthState,
     caller: &SignedInUser,
     factor_id: &str,
-) -> Result<FactorRecord, ApiError> {
+) -> Result<FactorRecord, AuthError> {
     let id = Uuid::parse_str(factor_id)
         .map_err(|_| AuthError::factor_id_not_uuid())?
         .to_string();
     let user_id = caller.user.id.clone();
     let (lifetime, now) = (
-        state.auth.factor_expiry * 1_000_000,
+        state.settings.factor_expiry * 1_000_000,
         state.clock.now_micros(),
     );
     let factor = state
         .db
         .call(move |connection| {
-            Ok(enrolment::find_live_factor(
-                connection, &id, &user_id, lifetime, now,
-            )?)
+            enrolment::find_live_factor(connection, &id, &user_id, lifetime, now)
+                .map_err(AuthError::from)
         })
         .await?;
-    Ok(factor.ok_or_else(AuthError::factor_not_found)?)
+    factor.ok_or_else(AuthError::factor_not_found)
 }

@@ -5,8 +5,7 @@
 use crate::auth::error::AuthError;
 use crate::auth::signed_in_user::SignedInUser;
 use crate::auth::store::sessions;
-use crate::error::ApiError;
-use crate::state::AppState;
+use crate::auth::AuthState;
 use axum::extract::{RawQuery, State};
 use axum::http::StatusCode;
 
@@ -31,14 +30,14 @@ fn scope(query: Option<&str>) -> Result<Scope, AuthError> {
 }
 
 pub async fn logout(
-    State(state): State<AppState>,
+    State(state): State<AuthState>,
     RawQuery(query): RawQuery,
     caller: SignedInUser,
-) -> Result<StatusCode, ApiError> {
+) -> Result<StatusCode, AuthError> {
     let scope = scope(query.as_deref())?;
     state
         .db
-        .call(move |connection| {
+        .call(move |connection| -> Result<_, AuthError> {
             let user_id = &caller.user.id;
             // A token without a session logs out everywhere, whatever the scope.
             match (scope, caller.session.as_ref()) {

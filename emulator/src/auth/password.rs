@@ -1,20 +1,20 @@
 //! Password hashes: bcrypt, as GoTrue stores them (`$2b$<cost>$…`). Hashing is deliberately slow,
 //! so it runs on the blocking pool, outside the database lock.
 
-use crate::error::ApiError;
+use crate::auth::error::AuthError;
 
-pub async fn hash(password: String, cost: u32) -> Result<String, ApiError> {
+pub async fn hash(password: String, cost: u32) -> Result<String, AuthError> {
     tokio::task::spawn_blocking(move || bcrypt::hash(password, cost))
         .await
-        .map_err(ApiError::internal)?
-        .map_err(|error| ApiError::internal(format!("bcrypt: {error}")))
+        .map_err(AuthError::unexpected)?
+        .map_err(|error| AuthError::unexpected(format!("bcrypt: {error}")))
 }
 
 /// Whether `password` matches `stored`; a malformed stored hash matches nothing.
-pub async fn verify(password: String, stored: String) -> Result<bool, ApiError> {
+pub async fn verify(password: String, stored: String) -> Result<bool, AuthError> {
     tokio::task::spawn_blocking(move || bcrypt::verify(password, &stored).unwrap_or(false))
         .await
-        .map_err(ApiError::internal)
+        .map_err(AuthError::unexpected)
 }
 
 #[cfg(test)]

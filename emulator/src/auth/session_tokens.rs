@@ -1,17 +1,17 @@
 //! Issuing sessions: the token response GoTrue sends after sign-up, sign-in, refresh and MFA
 //! verification (tokens/service.go `IssueRefreshToken`, `GenerateAccessToken`).
 
+use crate::auth::error::AuthError;
 use crate::auth::json::{self, TokenResponse};
 use crate::auth::jwt::{AccessClaims, AmrEntry};
-use crate::auth::random;
 use crate::auth::settings::AuthSettings;
 use crate::auth::store::sessions::{self, AAL1, AAL2};
 use crate::auth::store::{factors, users};
-use crate::error::ApiError;
 use crate::keys::Keys;
+use crate::random;
 use rusqlite::Connection;
 
-/// What token issuing needs from the application state.
+/// What token issuing needs from the auth server's state.
 #[derive(Clone, Copy)]
 pub struct Signer<'a> {
     pub keys: &'a Keys,
@@ -29,7 +29,7 @@ pub fn start_session(
     user_id: &str,
     method: &str,
     now: i64,
-) -> Result<TokenResponse, ApiError> {
+) -> Result<TokenResponse, AuthError> {
     let session = sessions::create(connection, &random::uuid()?.to_string(), user_id, now)?;
     sessions::add_amr_claim(connection, &session.id, method, now)?;
     users::record_sign_in(connection, user_id, now)?;
@@ -43,7 +43,7 @@ pub fn rotate_refresh_token(
     session_id: &str,
     parent: Option<&str>,
     now: i64,
-) -> Result<String, ApiError> {
+) -> Result<String, AuthError> {
     sessions::revoke_refresh_tokens(connection, session_id, now)?;
     let token = random::refresh_token()?;
     sessions::insert_refresh_token(connection, &token, session_id, parent, now)?;
@@ -69,11 +69,11 @@ pub fn respond(
     session_id: &str,
     refresh_token: String,
     now: i64,
-) -> Result<TokenResponse, ApiError> {
+) -> Result<TokenResponse, AuthError> {
     let session = sessions::find(connection, session_id)?
-        .ok_or_else(|| ApiError::internal(format!("session {session_id} vanished")))?;
+        .ok_or_else(|| AuthError::unexpected(format!("session {session_id} vanished")))?;
     let user = users::find_by_id(connection, &session.user_id)?
-        .ok_or_else(|| ApiError::internal(format!("user {} vanished", session.user_id)))?;
+        .ok_or_else(|| AuthError::unexpected(format!("user {} vanished", session.user_id)))?;
     let factors = factors::list_of_user(connection, &user.id)?;
     let claims = sessions::amr_claims(connection, session_id)?;
     let now_seconds = now.div_euclid(1_000_000);

@@ -6,8 +6,7 @@ use crate::auth::error::AuthError;
 use crate::auth::jwt::{self, BearerClaims};
 use crate::auth::store::sessions::{self, SessionRecord};
 use crate::auth::store::users::{self, UserRecord};
-use crate::error::ApiError;
-use crate::state::AppState;
+use crate::auth::AuthState;
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::{header, HeaderMap};
@@ -39,10 +38,10 @@ impl SignedInUser {
     }
 }
 
-impl FromRequestParts<AppState> for SignedInUser {
-    type Rejection = ApiError;
+impl FromRequestParts<AuthState> for SignedInUser {
+    type Rejection = AuthError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+    async fn from_request_parts(parts: &mut Parts, state: &AuthState) -> Result<Self, AuthError> {
         let token = bearer_token(&parts.headers).ok_or_else(AuthError::no_authorization)?;
         let claims = jwt::verify_bearer(&state.keys, token, state.clock.now_seconds())?;
         let sub = claims
@@ -57,12 +56,12 @@ impl FromRequestParts<AppState> for SignedInUser {
             Some(text) => match Uuid::parse_str(text) {
                 Ok(id) if id.is_nil() => None,
                 Ok(id) => Some(id.to_string()),
-                Err(_) => return Err(AuthError::session_id_claim_not_uuid().into()),
+                Err(_) => return Err(AuthError::session_id_claim_not_uuid()),
             },
         };
         let (user, session) = state
             .db
-            .call(move |connection| {
+            .call(move |connection| -> Result<_, AuthError> {
                 let user = users::find_by_id(connection, &user_id)?
                     .ok_or_else(AuthError::user_not_found)?;
                 let session = match session_id {

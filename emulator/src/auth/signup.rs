@@ -8,10 +8,10 @@ use crate::auth::rate_limit::Action;
 use crate::auth::service::sign_up;
 use crate::auth::store::users::{self, UserRecord};
 use crate::auth::with_signer::with_signer;
-use crate::auth::{password, random, validation};
-use crate::client_address::ClientAddress;
-use crate::error::ApiError;
-use crate::state::AppState;
+use crate::auth::AuthState;
+use crate::auth::{password, validation};
+use crate::http::client_address::ClientAddress;
+use crate::random;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::Json;
@@ -27,15 +27,15 @@ struct SignupParams {
 }
 
 pub async fn signup(
-    State(state): State<AppState>,
+    State(state): State<AuthState>,
     client: ClientAddress,
     body: Bytes,
-) -> Result<Json<TokenResponse>, ApiError> {
+) -> Result<Json<TokenResponse>, AuthError> {
     // Counted before anything is read, as GoTrue's limiter runs before the handler.
-    state.limiter.check(
+    state.rate_limit.check(
         &client.key(),
         Action::SignInSignUp,
-        state.auth.sign_in_sign_ups_limit,
+        state.settings.sign_in_sign_ups_limit,
         state.clock.now_micros(),
     )?;
     let params: SignupParams = body::parse(&body)?;
@@ -46,29 +46,31 @@ pub async fn signup(
     );
     // GoTrue's checks, in its order.
     if email.is_empty() && phone.is_empty() {
-        return Err(AuthError::anonymous_provider_disabled().into());
+        return Err(AuthError::anonymous_provider_disabled());
     }
     if password.is_empty() {
-        return Err(AuthError::password_required().into());
+        return Err(AuthError::password_required());
     }
     validation::password_strength(&password)?;
     if !email.is_empty() && !phone.is_empty() {
-        return Err(AuthError::email_and_phone_on_signup().into());
+        return Err(AuthError::email_and_phone_on_signup());
     }
     if email.is_empty() {
-        return Err(AuthError::phone_provider_disabled().into());
+        return Err(AuthError::phone_provider_disabled());
     }
     let email = validation::email(&email)?;
 
     let lookup = email.clone();
     let exists = state
         .db
-        .call(move |connection| Ok(users::find_by_email(connection, &lookup)?.is_some()))
+        .call(move |connection| -> Result<_, AuthError> {
+            Ok(users::find_by_email(connection, &lookup)?.is_some())
+        })
         .await?;
     if exists {
-        return Err(AuthError::user_already_exists().into());
+        return Err(AuthError::user_already_exists());
     }
-    let encrypted_password = password::hash(password, state.auth.password_hash_cost).await?;
+    let encrypted_password = password::hash(password, state.settings.password_hash_cost).await?;
     let id = random::uuid()?.to_string();
     let identity_id = random::uuid()?.to_string();
     let now = state.clock.now_micros();

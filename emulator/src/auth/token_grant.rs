@@ -10,39 +10,38 @@ use crate::auth::rate_limit::Action;
 use crate::auth::service::{refresh, sign_in};
 use crate::auth::store::users;
 use crate::auth::with_signer::with_signer;
-use crate::client_address::ClientAddress;
-use crate::error::ApiError;
-use crate::state::AppState;
+use crate::auth::AuthState;
+use crate::http::client_address::ClientAddress;
 use axum::body::Bytes;
 use axum::extract::{RawQuery, State};
 use axum::Json;
 use serde::Deserialize;
 
 pub async fn token(
-    State(state): State<AppState>,
+    State(state): State<AuthState>,
     client: ClientAddress,
     RawQuery(query): RawQuery,
     body: Bytes,
-) -> Result<Json<TokenResponse>, ApiError> {
+) -> Result<Json<TokenResponse>, AuthError> {
     let grant_type = form_urlencoded::parse(query.unwrap_or_default().as_bytes())
         .find(|(key, _)| key == "grant_type")
         .map(|(_, value)| value.into_owned())
         .unwrap_or_default();
     // Counted before the grant is processed, failed attempts included, as GoTrue's limiters.
     let limit = match grant_type.as_str() {
-        "password" => Some((Action::SignInSignUp, state.auth.sign_in_sign_ups_limit)),
-        "refresh_token" => Some((Action::TokenRefresh, state.auth.token_refresh_limit)),
+        "password" => Some((Action::SignInSignUp, state.settings.sign_in_sign_ups_limit)),
+        "refresh_token" => Some((Action::TokenRefresh, state.settings.token_refresh_limit)),
         _ => None,
     };
     if let Some((action, limit)) = limit {
         state
-            .limiter
+            .rate_limit
             .check(&client.key(), action, limit, state.clock.now_micros())?;
     }
     let response = match grant_type.as_str() {
         "password" => password_grant(&state, &body).await?,
         "refresh_token" => refresh_token_grant(&state, &body).await?,
-        _ => return Err(AuthError::unsupported_grant_type().into()),
+        _ => return Err(AuthError::unsupported_grant_type()),
     };
     Ok(Json(response))
 }
@@ -54,11 +53,11 @@ struct PasswordParams {
     password: Option<String>,
 }
 
-async fn password_grant(state: &AppState, body: &[u8]) -> Result<TokenResponse, ApiError> {
+async fn password_grant(state: &AuthState, body: &[u8]) -> Result<TokenResponse, AuthError> {
     let params: PasswordParams = body::parse(body)?;
     let (email, phone) = (text(params.email), text(params.phone));
     if !email.is_empty() && !phone.is_empty() {
-        return Err(AuthError::email_and_phone_on_login().into());
+        return Err(AuthError::email_and_phone_on_login());
     }
     if email.is_empty() {
         // No user of the emulator has a phone number to sign in with.
@@ -66,26 +65,25 @@ async fn password_grant(state: &AppState, body: &[u8]) -> Result<TokenResponse, 
             AuthError::missing_email_or_phone()
         } else {
             AuthError::invalid_credentials()
-        }
-        .into());
+        });
     }
     let lookup = email.to_lowercase();
     let user = state
         .db
-        .call(move |connection| Ok(users::find_by_email(connection, &lookup)?))
+        .call(move |connection| users::find_by_email(connection, &lookup).map_err(AuthError::from))
         .await?;
     let Some(user) = user else {
         // An unknown address costs the same bcrypt work as a wrong password, so the answer's
         // timing does not tell which accounts exist.
         // Its result, even a failure, is not the answer.
-        password::hash(text(params.password), state.auth.password_hash_cost)
+        password::hash(text(params.password), state.settings.password_hash_cost)
             .await
             .ok();
-        return Err(AuthError::invalid_credentials().into());
+        return Err(AuthError::invalid_credentials());
     };
     let matches = password::verify(text(params.password), user.encrypted_password.clone()).await?;
     if !matches {
-        return Err(AuthError::invalid_credentials().into());
+        return Err(AuthError::invalid_credentials());
     }
     let now = state.clock.now_micros();
     with_signer(state, move |connection, signer| {
@@ -108,11 +106,11 @@ fn has_refresh_token_shape(token: &str) -> bool {
             .all(|byte| byte.is_ascii_lowercase() || byte.is_ascii_digit())
 }
 
-async fn refresh_token_grant(state: &AppState, body: &[u8]) -> Result<TokenResponse, ApiError> {
+async fn refresh_token_grant(state: &AuthState, body: &[u8]) -> Result<TokenResponse, AuthError> {
     let params: RefreshParams = body::parse(body)?;
     let presented = text(params.refresh_token);
     if !has_refresh_token_shape(&presented) {
-        return Err(AuthError::refresh_token_invalid().into());
+        return Err(AuthError::refresh_token_invalid());
     }
     let now = state.clock.now_micros();
     with_signer(state, move |connection, signer| {

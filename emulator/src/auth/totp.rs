@@ -2,19 +2,20 @@
 //! padding, an `otpauth://` URI, its QR code as SVG, and validation of SHA1 6-digit codes on a
 //! 30 s period with one step of skew either side (RFC 6238, via totp-rs).
 
+use crate::auth::constant_time;
+use crate::auth::error::AuthError;
 use crate::auth::settings::{TOTP_DIGITS, TOTP_PERIOD_SECONDS, TOTP_SECRET_BYTES, TOTP_SKEW_STEPS};
-use crate::auth::{constant_time, random};
-use crate::error::ApiError;
+use crate::random;
 use qrcode::render::svg;
 use qrcode::{EcLevel, QrCode};
 use totp_rs::{Algorithm, Secret, TOTP};
 
 /// A new secret, base32-encoded without padding (32 characters).
-pub fn new_secret() -> Result<String, ApiError> {
+pub fn new_secret() -> Result<String, AuthError> {
     let bytes = random::bytes::<TOTP_SECRET_BYTES>()?;
     match Secret::Raw(bytes.to_vec()).to_encoded() {
         Secret::Encoded(text) => Ok(text),
-        Secret::Raw(_) => Err(ApiError::internal("base32 encoding returned raw bytes")),
+        Secret::Raw(_) => Err(AuthError::unexpected("base32 encoding returned raw bytes")),
     }
 }
 
@@ -38,9 +39,9 @@ pub fn uri(issuer: &str, account: &str, secret: &str) -> String {
 }
 
 /// The QR code of `uri` as an SVG document (error correction level H, as GoTrue).
-pub fn qr_code_svg(uri: &str) -> Result<String, ApiError> {
+pub fn qr_code_svg(uri: &str) -> Result<String, AuthError> {
     let code = QrCode::with_error_correction_level(uri.as_bytes(), EcLevel::H)
-        .map_err(|error| ApiError::internal(format!("QR code: {error}")))?;
+        .map_err(|error| AuthError::unexpected(format!("QR code: {error}")))?;
     Ok(code
         .render::<svg::Color<'_>>()
         .module_dimensions(3, 3)
@@ -48,13 +49,13 @@ pub fn qr_code_svg(uri: &str) -> Result<String, ApiError> {
 }
 
 /// Whether `code` is the secret's code at `now` (Unix seconds) or one period either side.
-pub fn code_matches(secret: &str, code: &str, now: i64) -> Result<bool, ApiError> {
+pub fn code_matches(secret: &str, code: &str, now: i64) -> Result<bool, AuthError> {
     Ok(matching_step(secret, code, now)?.is_some())
 }
 
 /// The time step (Unix seconds / period) whose code `code` is: the step of `now` or one either
 /// side, or `None`.
-pub fn matching_step(secret: &str, code: &str, now: i64) -> Result<Option<i64>, ApiError> {
+pub fn matching_step(secret: &str, code: &str, now: i64) -> Result<Option<i64>, AuthError> {
     let totp = totp(secret)?;
     let Ok(now) = u64::try_from(now) else {
         return Ok(None);
@@ -71,14 +72,14 @@ pub fn matching_step(secret: &str, code: &str, now: i64) -> Result<Option<i64>, 
 }
 
 /// The code for `secret` at `time` (Unix seconds); what an authenticator app shows.
-pub fn code_at(secret: &str, time: u64) -> Result<String, ApiError> {
+pub fn code_at(secret: &str, time: u64) -> Result<String, AuthError> {
     Ok(totp(secret)?.generate(time))
 }
 
-fn totp(secret: &str) -> Result<TOTP, ApiError> {
+fn totp(secret: &str) -> Result<TOTP, AuthError> {
     let bytes = Secret::Encoded(secret.to_owned())
         .to_bytes()
-        .map_err(|error| ApiError::internal(format!("stored TOTP secret: {error:?}")))?;
+        .map_err(|error| AuthError::unexpected(format!("stored TOTP secret: {error:?}")))?;
     TOTP::new(
         Algorithm::SHA1,
         TOTP_DIGITS,
@@ -86,7 +87,7 @@ fn totp(secret: &str) -> Result<TOTP, ApiError> {
         TOTP_PERIOD_SECONDS,
         bytes,
     )
-    .map_err(|error| ApiError::internal(format!("TOTP: {error}")))
+    .map_err(|error| AuthError::unexpected(format!("TOTP: {error}")))
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]

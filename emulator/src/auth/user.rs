@@ -4,8 +4,7 @@ use crate::auth::error::AuthError;
 use crate::auth::json::{self, UserJson};
 use crate::auth::signed_in_user::SignedInUser;
 use crate::auth::store::factors;
-use crate::error::ApiError;
-use crate::state::AppState;
+use crate::auth::AuthState;
 use axum::extract::State;
 use axum::Json;
 
@@ -13,16 +12,18 @@ use axum::Json;
 const AUDIENCE: &str = "authenticated";
 
 pub async fn user(
-    State(state): State<AppState>,
+    State(state): State<AuthState>,
     caller: SignedInUser,
-) -> Result<Json<UserJson>, ApiError> {
+) -> Result<Json<UserJson>, AuthError> {
     if caller.claims.aud.first().map(String::as_str) != Some(AUDIENCE) {
-        return Err(AuthError::audience_mismatch().into());
+        return Err(AuthError::audience_mismatch());
     }
     let user_id = caller.user.id.clone();
     let factors = state
         .db
-        .call(move |connection| Ok(factors::list_of_user(connection, &user_id)?))
+        .call(move |connection| {
+            factors::list_of_user(connection, &user_id).map_err(AuthError::from)
+        })
         .await?;
     Ok(Json(json::user(&caller.user, &factors)))
 }

@@ -12,9 +12,8 @@ use crate::auth::rate_limit::Action;
 use crate::auth::service::verification::{self, Verification};
 use crate::auth::signed_in_user::SignedInUser;
 use crate::auth::with_signer::with_signer;
-use crate::client_address::ClientAddress;
-use crate::error::ApiError;
-use crate::state::AppState;
+use crate::auth::AuthState;
+use crate::http::client_address::ClientAddress;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::Json;
@@ -28,25 +27,25 @@ struct VerifyParams {
 }
 
 pub async fn verify(
-    State(state): State<AppState>,
+    State(state): State<AuthState>,
     Path(factor_id): Path<String>,
     client: ClientAddress,
     caller: SignedInUser,
     body: Bytes,
-) -> Result<Json<TokenResponse>, ApiError> {
+) -> Result<Json<TokenResponse>, AuthError> {
     let now = state.clock.now_micros();
-    state.limiter.check(
+    state.rate_limit.check(
         &client.key(),
         Action::TokenVerification,
-        state.auth.token_verifications_limit,
+        state.settings.token_verifications_limit,
         now,
     )?;
     caller.require_not_anonymous()?;
     let factor = load_factor(&state, &caller, &factor_id).await?;
-    state.limiter.check(
+    state.rate_limit.check(
         &caller.user.id,
         Action::Verify,
-        state.auth.mfa_rate_limit,
+        state.settings.mfa_rate_limit,
         now,
     )?;
     let params: VerifyParams = body::parse(&body)?;
@@ -57,7 +56,7 @@ pub async fn verify(
     .to_string();
     let code = text(params.code);
     if code.is_empty() {
-        return Err(AuthError::code_required().into());
+        return Err(AuthError::code_required());
     }
     let session = caller
         .session("Cannot read SessionId claim as UUID")?
@@ -68,7 +67,7 @@ pub async fn verify(
         user_id: caller.user.id.clone(),
         challenge_id,
         code,
-        challenge_lifetime: state.auth.challenge_expiry * 1_000_000,
+        challenge_lifetime: state.settings.challenge_expiry * 1_000_000,
     };
     let response = with_signer(&state, move |connection, signer| {
         verification::verify_challenge(connection, signer, &verification, now)

@@ -4,10 +4,11 @@
 //! browser sees their status rather than an opaque network error.
 
 use crate::error::ApiError;
-use crate::faults::connection::{ConnectionTap, Cut};
 use crate::faults::injector::{Answered, Chosen};
 use crate::faults::plan::{ErrorBody, Fault};
-use crate::state::AppState;
+use crate::faults::FaultsState;
+use crate::http::connection::{ConnectionTap, Cut};
+use crate::rest::error::RestError;
 use axum::body::{Body, Bytes};
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{header, HeaderValue, Method, StatusCode};
@@ -24,12 +25,12 @@ pub fn in_scope(path: &str) -> bool {
     })
 }
 
-pub async fn inject(State(state): State<AppState>, request: Request, next: Next) -> Response {
+pub async fn inject(State(state): State<FaultsState>, request: Request, next: Next) -> Response {
     if !in_scope(request.uri().path()) {
         return next.run(request).await;
     }
     let decision = state
-        .faults
+        .injector
         .decide(request.method().as_str(), request.uri().path());
     if decision.is_empty() {
         return next.run(request).await;
@@ -174,7 +175,7 @@ fn with_body(response: Response, body: Bytes) -> Response {
 fn injected_status(status: u16, body: ErrorBody) -> Response {
     let status = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     match body {
-        ErrorBody::Postgrest => ApiError::injected(status).into_response(),
+        ErrorBody::Postgrest => RestError::injected(status).into_response(),
         ErrorBody::Plain => {
             let text = match status.canonical_reason() {
                 Some(reason) => format!("{} {reason}", status.as_u16()),

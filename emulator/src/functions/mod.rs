@@ -14,23 +14,34 @@ pub mod proxy;
 pub mod settings;
 pub mod verify_jwt;
 
+use crate::clock::Clock;
 use crate::functions::error::FunctionsError;
-use crate::functions::settings::is_function_name;
-use crate::state::AppState;
+use crate::functions::settings::{is_function_name, FunctionsSettings};
+use crate::keys::Keys;
 use axum::extract::{Request, State};
 use axum::response::{IntoResponse, Response};
 use axum::routing::any;
 use axum::Router;
+use std::sync::Arc;
+
+/// What the relay needs; cheap to clone.
+#[derive(Clone, Debug)]
+pub struct FunctionsState {
+    pub keys: Arc<Keys>,
+    pub clock: Clock,
+    /// Which functions exist and where their server listens.
+    pub settings: Arc<FunctionsSettings>,
+}
 
 /// The routes of `/functions/v1`.
-pub fn router(state: AppState) -> Router {
+pub fn router(state: FunctionsState) -> Router {
     Router::new()
         .route("/functions/v1/{name}", any(invoke))
         .route("/functions/v1/{name}/{*rest}", any(invoke))
         .with_state(state)
 }
 
-async fn invoke(State(state): State<AppState>, request: Request) -> Response {
+async fn invoke(State(state): State<FunctionsState>, request: Request) -> Response {
     match relay(&state, request).await {
         Ok(response) => response,
         Err(error) => {
@@ -42,7 +53,7 @@ async fn invoke(State(state): State<AppState>, request: Request) -> Response {
     }
 }
 
-async fn relay(state: &AppState, request: Request) -> Result<Response, FunctionsError> {
+async fn relay(state: &FunctionsState, request: Request) -> Result<Response, FunctionsError> {
     // The raw path: `/<name>` and whatever the caller put after it, still encoded.
     let function_path = request
         .uri()
@@ -55,7 +66,7 @@ async fn relay(state: &AppState, request: Request) -> Result<Response, Functions
         .split('/')
         .next()
         .unwrap_or_default();
-    let settings = state.functions.as_ref();
+    let settings = state.settings.as_ref();
     let function = Some(name)
         .filter(|name| is_function_name(name))
         .and_then(|name| settings.lookup(name))

@@ -1,7 +1,5 @@
 //! The database roles a request can run as, by the names PostgreSQL knows them.
 
-use crate::error::Anonymity;
-
 /// The database roles a request can run as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Role {
@@ -42,4 +40,14 @@ impl Role {
             Role::Authenticated | Role::ServiceRole => Anonymity::Identified,
         }
     }
+}
+
+/// Whether a request runs as the anonymous role (PostgREST's "authed" flag); decides 401 versus
+/// 403 for privilege errors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Anonymity {
+    /// The anonymous role (`anon`): PostgREST answers 401.
+    Anonymous,
+    /// Any other role (`authenticated`, `service_role`): PostgREST answers 403.
+    Identified,
 }

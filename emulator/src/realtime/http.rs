@@ -2,10 +2,10 @@
 //! its `httpSend`): each message goes to the sockets joined to `realtime:<name>`, as if a socket
 //! had pushed it. Both answer 202 Accepted, as hosted Realtime does.
 
-use crate::error::ApiError;
+use crate::realtime::error::RealtimeError;
 use crate::realtime::frame::{Broadcast, BroadcastBody};
 use crate::realtime::hub::TopicBroadcast;
-use crate::state::AppState;
+use crate::realtime::RealtimeState;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, StatusCode};
@@ -13,23 +13,29 @@ use serde_json::Value;
 
 /// `POST /realtime/v1/api/broadcast` with `{messages: [{topic, event, payload, private}]}`;
 /// `topic` is the channel's name. Every message is checked before any is sent.
-pub async fn broadcast(State(state): State<AppState>, body: Bytes) -> Result<StatusCode, ApiError> {
-    let body: Value = serde_json::from_slice(&body).map_err(|_| invalid("the body is not JSON"))?;
+pub async fn broadcast(
+    State(state): State<RealtimeState>,
+    body: Bytes,
+) -> Result<StatusCode, RealtimeError> {
+    let body: Value = serde_json::from_slice(&body)
+        .map_err(|_| RealtimeError::InvalidBroadcast("the body is not JSON"))?;
     let messages = body
         .get("messages")
         .and_then(Value::as_array)
-        .ok_or_else(|| invalid("`messages` must be a list"))?;
+        .ok_or(RealtimeError::InvalidBroadcast("`messages` must be a list"))?;
     let mut broadcasts = Vec::with_capacity(messages.len());
     for message in messages {
         let text = |key: &str| message.get(key).and_then(Value::as_str);
         let (Some(name), Some(event)) = (text("topic"), text("event")) else {
-            return Err(invalid("each message needs a `topic` and an `event`"));
+            return Err(RealtimeError::InvalidBroadcast(
+                "each message needs a `topic` and an `event`",
+            ));
         };
         let payload = message.get("payload").cloned().unwrap_or_default();
         broadcasts.push(topic_broadcast(name, event, BroadcastBody::Json(payload)));
     }
     for broadcast in broadcasts {
-        state.realtime.publish_broadcast(broadcast);
+        state.hub.publish_broadcast(broadcast);
     }
     Ok(StatusCode::ACCEPTED)
 }
@@ -37,11 +43,11 @@ pub async fn broadcast(State(state): State<AppState>, body: Bytes) -> Result<Sta
 /// `POST /realtime/v1/api/broadcast/{name}/events/{event}`: a JSON body is the payload, an
 /// `application/octet-stream` body travels as bytes.
 pub async fn send(
-    State(state): State<AppState>,
+    State(state): State<RealtimeState>,
     Path((name, event)): Path<(String, String)>,
     headers: HeaderMap,
     body: Bytes,
-) -> Result<StatusCode, ApiError> {
+) -> Result<StatusCode, RealtimeError> {
     let binary = headers
         .get(header::CONTENT_TYPE)
         .and_then(|value| value.to_str().ok())
@@ -50,11 +56,12 @@ pub async fn send(
         BroadcastBody::Bytes(body.to_vec())
     } else {
         BroadcastBody::Json(
-            serde_json::from_slice(&body).map_err(|_| invalid("the body is not JSON"))?,
+            serde_json::from_slice(&body)
+                .map_err(|_| RealtimeError::InvalidBroadcast("the body is not JSON"))?,
         )
     };
     state
-        .realtime
+        .hub
         .publish_broadcast(topic_broadcast(&name, &event, payload));
     Ok(StatusCode::ACCEPTED)
 }
@@ -67,12 +74,5 @@ fn topic_broadcast(name: &str, event: &str, payload: BroadcastBody) -> TopicBroa
             event: event.to_owned(),
             payload,
         },
-    }
-}
-
-fn invalid(message: &str) -> ApiError {
-    ApiError::Emulator {
-        status: StatusCode::BAD_REQUEST,
-        message: message.to_owned(),
     }
 }

@@ -21,6 +21,7 @@
 pub mod access;
 pub mod binding;
 pub mod change;
+pub mod error;
 pub mod filter;
 pub mod frame;
 pub mod http;
@@ -29,22 +30,36 @@ pub mod join;
 pub mod presence;
 pub mod socket;
 
-use crate::error::ApiError;
-use crate::gateway::{self, ApiKeyRole, ServiceRoleKey};
+use crate::clock::Clock;
+use crate::gateway::{self, ApiKeyRole, Gateway, ServiceRoleKey};
+use crate::keys::Keys;
+use crate::read_access::ReadAccess;
+use crate::realtime::error::RealtimeError;
 use crate::realtime::frame::Vsn;
-use crate::state::AppState;
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode, Uri};
+use axum::http::{HeaderMap, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{middleware, Extension, Json, Router};
 use serde_json::Value;
+use std::sync::Arc;
 
 use hub::SocketView;
 pub use hub::{Hub, RealtimeLimits};
 
-pub fn router(state: AppState) -> Router {
+/// What Realtime's routes need; cheap to clone.
+#[derive(Clone, Debug)]
+pub struct RealtimeState {
+    pub keys: Arc<Keys>,
+    pub clock: Clock,
+    /// Who may read the table, so who receives its changes.
+    pub read_access: ReadAccess,
+    /// The sockets, their channels and limits, and the bus that carries committed changes.
+    pub hub: Arc<Hub>,
+}
+
+pub fn router(state: RealtimeState, gateway: Gateway) -> Router {
     let api = Router::new()
         .route("/realtime/v1/websocket", get(websocket))
         .route("/realtime/v1/api/broadcast", post(http::broadcast))
@@ -53,7 +68,7 @@ pub fn router(state: AppState) -> Router {
             post(http::send),
         )
         .route_layer(middleware::from_fn_with_state(
-            state.clone(),
+            gateway.clone(),
             gateway::require_api_key,
         ))
         .with_state(state.clone());
@@ -63,7 +78,7 @@ pub fn router(state: AppState) -> Router {
             get(list_sockets).delete(drop_sockets),
         )
         .route_layer(middleware::from_fn_with_state(
-            state.clone(),
+            gateway,
             gateway::require_api_key_header,
         ))
         .with_state(state);
@@ -71,7 +86,7 @@ pub fn router(state: AppState) -> Router {
 }
 
 async fn websocket(
-    State(state): State<AppState>,
+    State(state): State<RealtimeState>,
     Extension(ApiKeyRole(key_role)): Extension<ApiKeyRole>,
     headers: HeaderMap,
     uri: Uri,
@@ -79,14 +94,7 @@ async fn websocket(
 ) -> Response {
     let vsn = query_param(&uri, "vsn");
     let Some(vsn) = Vsn::parse(vsn.as_deref()) else {
-        return ApiError::Emulator {
-            status: StatusCode::FORBIDDEN,
-            message: format!(
-                "unsupported vsn {}: this server speaks 1.0.0 and 2.0.0",
-                vsn.unwrap_or_default()
-            ),
-        }
-        .into_response();
+        return RealtimeError::UnsupportedVsn(vsn.unwrap_or_default()).into_response();
     };
     // The gateway has checked the key; the header wins over the URL, as there.
     let api_key = headers
@@ -105,7 +113,7 @@ async fn websocket(
         clock: state.clock.clone(),
         read_access: state.read_access,
     };
-    let hub = state.realtime.clone();
+    let hub = state.hub.clone();
     upgrade.on_upgrade(move |ws| socket::serve(ws, connection, hub))
 }
 
@@ -115,11 +123,14 @@ fn query_param(uri: &Uri, name: &str) -> Option<String> {
         .map(|(_, value)| value.into_owned())
 }
 
-async fn list_sockets(State(state): State<AppState>, _: ServiceRoleKey) -> Json<Vec<SocketView>> {
-    Json(state.realtime.sockets())
+async fn list_sockets(
+    State(state): State<RealtimeState>,
+    _: ServiceRoleKey,
+) -> Json<Vec<SocketView>> {
+    Json(state.hub.sockets())
 }
 
-async fn drop_sockets(State(state): State<AppState>, _: ServiceRoleKey) -> Json<Value> {
-    let dropped = state.realtime.drop_all();
+async fn drop_sockets(State(state): State<RealtimeState>, _: ServiceRoleKey) -> Json<Value> {
+    let dropped = state.hub.drop_all();
     Json(serde_json::json!({ "dropped": dropped }))
 }

@@ -6,9 +6,9 @@
 //! for as long; one that falls too far behind the bus is closed with 1011 rather than skipping
 //! events.
 
-use crate::auth::random;
 use crate::clock::Clock;
 use crate::keys::{Keys, Role};
+use crate::random;
 use crate::read_access::ReadAccess;
 use crate::realtime::access;
 use crate::realtime::access::ChannelAccess;

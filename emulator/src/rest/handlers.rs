@@ -19,12 +19,12 @@
 //! An insert carrying an `Idempotency-Key` is stored once however often it is sent
 //! ([`crate::rest::sign_once`]); a resend is answered as a success that stored nothing.
 
-use crate::client_address::ClientAddress;
-use crate::error::ApiError;
 use crate::gateway::ApiKeyRole;
+use crate::http::client_address::ClientAddress;
 use crate::keys::Role;
 use crate::read_access::Readable;
 use crate::realtime::change::{Change, ChangeKind};
+use crate::rest::error::RestError;
 use crate::rest::media::{self, Output};
 use crate::rest::payload::{self, Field, Values};
 use crate::rest::plan::{self, Plan};
@@ -34,7 +34,7 @@ use crate::rest::response::{self, content_range_header};
 use crate::rest::role::request_role;
 use crate::rest::sign_once::SignKey;
 use crate::rest::store;
-use crate::state::AppState;
+use crate::rest::RestState;
 use crate::table::{Column, Row, DB_SCHEMA, TABLE};
 use axum::body::Bytes;
 use axum::extract::{Path, State};
@@ -45,7 +45,7 @@ use axum::Extension;
 
 /// Everything a table handler reads from the request.
 struct TableRequest {
-    state: AppState,
+    state: RestState,
     role: Role,
     client: ClientAddress,
     headers: HeaderMap,
@@ -54,13 +54,13 @@ struct TableRequest {
 }
 
 pub async fn table(
-    State(state): State<AppState>,
+    State(state): State<RestState>,
     Path(table): Path<String>,
     Extension(api_key): Extension<ApiKeyRole>,
     client: ClientAddress,
     parts: Parts,
     body: Bytes,
-) -> Result<Response, ApiError> {
+) -> Result<Response, RestError> {
     let Parts {
         method,
         headers,
@@ -71,7 +71,7 @@ pub async fn table(
     let role = request_role(&state.keys, &headers, api_key, state.clock.now_seconds())?;
     let schema = requested_schema(&method, &headers)?;
     if table != TABLE || schema != DB_SCHEMA {
-        return Err(ApiError::table_not_found(&schema, &table));
+        return Err(RestError::table_not_found(&schema, &table));
     }
     let request = TableRequest {
         state,
@@ -87,12 +87,12 @@ pub async fn table(
         Method::POST => insert(request).await,
         Method::PATCH => update(request).await,
         Method::DELETE => delete(request).await,
-        other => Err(ApiError::unsupported_method(other.as_str())),
+        other => Err(RestError::unsupported_method(other.as_str())),
     }
 }
 
 /// `Accept-Profile` (reads) or `Content-Profile` (writes) must name an exposed schema.
-fn requested_schema(method: &Method, headers: &HeaderMap) -> Result<String, ApiError> {
+fn requested_schema(method: &Method, headers: &HeaderMap) -> Result<String, RestError> {
     let header = match *method {
         Method::POST | Method::PATCH | Method::PUT | Method::DELETE => "content-profile",
         _ => "accept-profile",
@@ -104,14 +104,14 @@ fn requested_schema(method: &Method, headers: &HeaderMap) -> Result<String, ApiE
             if schema == DB_SCHEMA {
                 Ok(DB_SCHEMA.to_owned())
             } else {
-                Err(ApiError::unacceptable_schema(schema))
+                Err(RestError::unacceptable_schema(schema))
             }
         }
     }
 }
 
 /// Shared front part of every method: preferences, output type and query parameters.
-fn prepare(request: &TableRequest) -> Result<(Preferences, Output, QueryParams), ApiError> {
+fn prepare(request: &TableRequest) -> Result<(Preferences, Output, QueryParams), RestError> {
     let preferences = Preferences::from_headers(&request.headers);
     preferences.check_strict()?;
     let output = media::negotiate(&request.headers)?;
@@ -119,13 +119,13 @@ fn prepare(request: &TableRequest) -> Result<(Preferences, Output, QueryParams),
     Ok((preferences, output, params))
 }
 
-async fn read(request: TableRequest, head: bool) -> Result<Response, ApiError> {
+async fn read(request: TableRequest, head: bool) -> Result<Response, RestError> {
     let (preferences, output, params) = prepare(&request)?;
     let plan = plan::plan(&params)?.capped(request.state.max_rows);
     let with_count = preferences.wants_count();
     let (rows, total) = match request.state.read_access.readable(request.role) {
         Readable::Refused => {
-            return Err(ApiError::insufficient_privilege(request.role.anonymity()))
+            return Err(RestError::insufficient_privilege(request.role.anonymity()))
         }
         // Row-level security filters every row out, count included.
         Readable::NoRows => (Vec::new(), with_count.then_some(0)),
@@ -153,13 +153,13 @@ async fn read(request: TableRequest, head: bool) -> Result<Response, ApiError> {
     Ok(response::build(status, headers, Some((body, output))))
 }
 
-async fn insert(request: TableRequest) -> Result<Response, ApiError> {
+async fn insert(request: TableRequest) -> Result<Response, RestError> {
     let (preferences, output, params) = prepare(&request)?;
     let projection = plan::projection(&params.select)?;
     media::require_json_body(&request.headers)?;
     let payload = payload::parse(&request.body, params.columns.as_deref())?;
     if payload.columns.contains(&Column::Id) {
-        return Err(ApiError::identity_insert());
+        return Err(RestError::identity_insert());
     }
     if payload.columns.contains(&Column::CreatedAt) {
         refuse_unless_service_role(request.role)?;
@@ -178,7 +178,7 @@ async fn insert(request: TableRequest) -> Result<Response, ApiError> {
     let inserted = request
         .state
         .db
-        .call(move |connection| {
+        .call(move |connection| -> Result<_, RestError> {
             let now = clock.now_micros();
             // Counted over the rows the statement stored, before they commit, as the
             // migration's trigger: a refused insert keeps none of them.
@@ -204,18 +204,18 @@ async fn insert(request: TableRequest) -> Result<Response, ApiError> {
     Ok(response::build(StatusCode::CREATED, headers, body))
 }
 
-async fn update(request: TableRequest) -> Result<Response, ApiError> {
+async fn update(request: TableRequest) -> Result<Response, RestError> {
     let (preferences, output, params) = prepare(&request)?;
     let plan = plan::plan(&params)?;
     media::require_json_body(&request.headers)?;
     let payload = payload::parse(&request.body, params.columns.as_deref())?;
     if payload.columns.contains(&Column::Id) {
-        return Err(ApiError::identity_update());
+        return Err(RestError::identity_update());
     }
     refuse_unless_service_role(request.role)?;
     // PostgREST updates from one object; an array cannot populate a single record.
     if request.body.trim_ascii_start().starts_with(b"[") {
-        return Err(ApiError::not_an_object("an array"));
+        return Err(RestError::not_an_object("an array"));
     }
     let values = payload
         .values(preferences.missing)?
@@ -229,7 +229,7 @@ async fn update(request: TableRequest) -> Result<Response, ApiError> {
     let rows = request
         .state
         .db
-        .call(move |connection| {
+        .call(move |connection| -> Result<_, RestError> {
             let rows = store::update(connection, &mutation_plan, &values)?;
             realtime.publish_changes(changes(ChangeKind::Update, &rows, clock.now_micros()));
             Ok(rows)
@@ -243,7 +243,7 @@ async fn update(request: TableRequest) -> Result<Response, ApiError> {
     mutation_response(&preferences, rows, &plan, output, range)
 }
 
-async fn delete(request: TableRequest) -> Result<Response, ApiError> {
+async fn delete(request: TableRequest) -> Result<Response, RestError> {
     let (preferences, output, params) = prepare(&request)?;
     let plan = plan::plan(&params)?;
     refuse_unless_service_role(request.role)?;
@@ -253,7 +253,7 @@ async fn delete(request: TableRequest) -> Result<Response, ApiError> {
     let rows = request
         .state
         .db
-        .call(move |connection| {
+        .call(move |connection| -> Result<_, RestError> {
             let rows = store::delete(connection, &mutation_plan)?;
             realtime.publish_changes(changes(ChangeKind::Delete, &rows, clock.now_micros()));
             Ok(rows)
@@ -283,15 +283,15 @@ fn no_change() -> Values {
 }
 
 /// Only `service_role` holds the privilege (PostgreSQL's 42501 for the others).
-fn refuse_unless_service_role(role: Role) -> Result<(), ApiError> {
-    role.require_service_role(|role| ApiError::insufficient_privilege(role.anonymity()))
+fn refuse_unless_service_role(role: Role) -> Result<(), RestError> {
+    role.require_service_role(|role| RestError::insufficient_privilege(role.anonymity()))
 }
 
 /// Supabase loads the `safeupdate` extension: UPDATE and DELETE need a WHERE clause, which
 /// PostgREST only writes for filters (or a limit).
-fn require_filter(plan: &Plan, statement: &str) -> Result<(), ApiError> {
+fn require_filter(plan: &Plan, statement: &str) -> Result<(), RestError> {
     if plan.conditions.is_empty() && plan.limit.is_none() {
-        return Err(ApiError::requires_where_clause(statement));
+        return Err(RestError::requires_where_clause(statement));
     }
     Ok(())
 }
@@ -303,7 +303,7 @@ fn mutation_response(
     plan: &Plan,
     output: Output,
     range: String,
-) -> Result<Response, ApiError> {
+) -> Result<Response, RestError> {
     let mut headers = vec![content_range_header(range)];
     headers.extend(applied(preferences.applied_for_mutation()));
     match representation(preferences, &rows, &plan.projection, output)? {
@@ -317,7 +317,7 @@ fn representation(
     rows: &[Row],
     projection: &plan::Projection,
     output: Output,
-) -> Result<Option<(String, Output)>, ApiError> {
+) -> Result<Option<(String, Output)>, RestError> {
     if preferences.return_ != Some(Return::Representation) {
         return Ok(None);
     }
@@ -333,6 +333,6 @@ fn applied(value: Option<HeaderValue>) -> Option<(HeaderName, HeaderValue)> {
 }
 
 /// Any other path under `/rest/v1`.
-pub async fn invalid_path() -> ApiError {
-    ApiError::invalid_resource_path()
+pub async fn invalid_path() -> RestError {
+    RestError::invalid_resource_path()
 }

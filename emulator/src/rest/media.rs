@@ -1,6 +1,6 @@
 //! Media types: what the client accepts (`Accept`) and what it sends (`Content-Type`).
 
-use crate::error::ApiError;
+use crate::rest::error::RestError;
 use axum::http::{header, HeaderMap};
 
 pub const JSON: &str = "application/json; charset=utf-8";
@@ -16,7 +16,7 @@ pub enum Output {
 }
 
 /// Picks the first type in `Accept` the emulator can produce; none → PGRST107 (406).
-pub fn negotiate(headers: &HeaderMap) -> Result<Output, ApiError> {
+pub fn negotiate(headers: &HeaderMap) -> Result<Output, RestError> {
     let Some(accept) = headers.get(header::ACCEPT) else {
         return Ok(Output::Array);
     };
@@ -40,13 +40,13 @@ pub fn negotiate(headers: &HeaderMap) -> Result<Output, ApiError> {
             }
             _ => None,
         })
-        .ok_or_else(|| ApiError::unavailable_media_type(accept))
+        .ok_or_else(|| RestError::unavailable_media_type(accept))
 }
 
 /// Bodies must be JSON (PostgREST treats a missing `Content-Type` as JSON). CSV and form bodies
 /// are valid for PostgREST but not implemented here, so they get PostgREST's refusal for an
 /// unknown type.
-pub fn require_json_body(headers: &HeaderMap) -> Result<(), ApiError> {
+pub fn require_json_body(headers: &HeaderMap) -> Result<(), RestError> {
     let Some(content_type) = headers.get(header::CONTENT_TYPE) else {
         return Ok(());
     };
@@ -60,7 +60,7 @@ pub fn require_json_body(headers: &HeaderMap) -> Result<(), ApiError> {
     if essence.is_empty() || essence == "application/json" {
         Ok(())
     } else {
-        Err(ApiError::invalid_body(format!(
+        Err(RestError::invalid_body(format!(
             "Content-Type not acceptable: {essence}"
         )))
     }

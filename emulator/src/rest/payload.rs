@@ -2,7 +2,7 @@
 //! per row, with PostgREST's errors for bad JSON (PGRST102), unknown columns (PGRST204) and
 //! PostgreSQL's for values that do not fit their column.
 
-use crate::error::ApiError;
+use crate::rest::error::RestError;
 use crate::rest::prefer::Missing;
 use crate::table::{self, Column};
 use serde_json::{Map, Value};
@@ -35,9 +35,9 @@ pub struct Values {
 /// Parses a POST/PATCH body. With `columns=`, those are the target columns and other keys are
 /// ignored; without it the keys of the (first) object are, and every object in an array must
 /// have exactly those keys. A JSON scalar stands for no rows, as in PostgREST.
-pub fn parse(body: &[u8], columns_param: Option<&[String]>) -> Result<Payload, ApiError> {
+pub fn parse(body: &[u8], columns_param: Option<&[String]>) -> Result<Payload, RestError> {
     let json: Value = serde_json::from_slice(body)
-        .map_err(|_| ApiError::invalid_body("Empty or invalid json"))?;
+        .map_err(|_| RestError::invalid_body("Empty or invalid json"))?;
     match columns_param {
         Some(names) => {
             let columns = resolve_columns(names.iter().map(String::as_str))?;
@@ -47,10 +47,10 @@ pub fn parse(body: &[u8], columns_param: Option<&[String]>) -> Result<Payload, A
                     .into_iter()
                     .map(|item| match item {
                         Value::Object(object) => Ok(object),
-                        _ => Err(ApiError::not_an_object("a scalar")),
+                        _ => Err(RestError::not_an_object("a scalar")),
                     })
                     .collect::<Result<_, _>>()?,
-                _ => return Err(ApiError::not_an_object("a scalar")),
+                _ => return Err(RestError::not_an_object("a scalar")),
             };
             Ok(Payload { columns, objects })
         }
@@ -69,8 +69,8 @@ pub fn parse(body: &[u8], columns_param: Option<&[String]>) -> Result<Payload, A
     }
 }
 
-fn uniform_objects(items: Vec<Value>) -> Result<Vec<Map<String, Value>>, ApiError> {
-    let mismatch = || ApiError::invalid_body("All object keys must match");
+fn uniform_objects(items: Vec<Value>) -> Result<Vec<Map<String, Value>>, RestError> {
+    let mismatch = || RestError::invalid_body("All object keys must match");
     let mut objects = Vec::with_capacity(items.len());
     for item in items {
         let Value::Object(object) = item else {
@@ -91,13 +91,13 @@ fn uniform_objects(items: Vec<Value>) -> Result<Vec<Map<String, Value>>, ApiErro
 
 /// Names to columns in table order; the first unknown name (alphabetically, as PostgREST walks
 /// its key set) is PGRST204.
-fn resolve_columns<'a>(names: impl Iterator<Item = &'a str>) -> Result<Vec<Column>, ApiError> {
+fn resolve_columns<'a>(names: impl Iterator<Item = &'a str>) -> Result<Vec<Column>, RestError> {
     let mut names: Vec<&str> = names.collect();
     names.sort_unstable();
     names.dedup();
     let mut columns = Vec::new();
     for name in names {
-        columns.push(Column::from_name(name).ok_or_else(|| ApiError::column_not_found(name))?);
+        columns.push(Column::from_name(name).ok_or_else(|| RestError::column_not_found(name))?);
     }
     Ok(Column::ALL
         .into_iter()
@@ -108,7 +108,7 @@ fn resolve_columns<'a>(names: impl Iterator<Item = &'a str>) -> Result<Vec<Colum
 impl Payload {
     /// The values of each object, converted column by column in table order (PostgreSQL's
     /// `json_populate_recordset`), stopping at the first value that does not fit.
-    pub fn values(&self, missing: Option<Missing>) -> Result<Vec<Values>, ApiError> {
+    pub fn values(&self, missing: Option<Missing>) -> Result<Vec<Values>, RestError> {
         self.objects
             .iter()
             .map(|object| {
@@ -154,8 +154,8 @@ fn convert<T>(
     column: Column,
     value: Option<&Value>,
     absent: bool,
-    read: fn(Column, &Value) -> Result<T, ApiError>,
-) -> Result<Field<T>, ApiError> {
+    read: fn(Column, &Value) -> Result<T, RestError>,
+) -> Result<Field<T>, RestError> {
     match value {
         _ if absent => Ok(Field::Default),
         None | Some(Value::Null) => Ok(Field::Null),
@@ -163,19 +163,19 @@ fn convert<T>(
     }
 }
 
-/// Text columns take JSON strings only (see `ApiError::not_a_string`).
-fn text(column: Column, value: &Value) -> Result<String, ApiError> {
+/// Text columns take JSON strings only (see `RestError::not_a_string`).
+fn text(column: Column, value: &Value) -> Result<String, RestError> {
     match value {
-        Value::String(text) if text.contains('\0') => Err(ApiError::nul_in_text()),
+        Value::String(text) if text.contains('\0') => Err(RestError::nul_in_text()),
         Value::String(text) => Ok(text.clone()),
-        other => Err(ApiError::not_a_string(column, json_type_name(other))),
+        other => Err(RestError::not_a_string(column, json_type_name(other))),
     }
 }
 
-fn timestamptz(_: Column, value: &Value) -> Result<i64, ApiError> {
+fn timestamptz(_: Column, value: &Value) -> Result<i64, RestError> {
     match value {
         Value::String(text) => Ok(table::parse_timestamptz(text)?),
-        other => Err(ApiError::invalid_datetime_format(&other.to_string())),
+        other => Err(RestError::invalid_datetime_format(&other.to_string())),
     }
 }
 

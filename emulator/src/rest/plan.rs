@@ -2,7 +2,7 @@
 //! for unknown ones), literal texts become typed values (22P02/22007 for malformed ones), and
 //! PostgREST features the emulator does not implement are refused here (PGRST127).
 
-use crate::error::ApiError;
+use crate::rest::error::RestError;
 use crate::rest::query::{
     CompareOp, Direction, Filter, LogicOperator, LogicTree, Nulls, Operation, OrderTerm,
     QueryParams, SelectItem,
@@ -70,7 +70,7 @@ impl Plan {
 }
 
 /// Plans a request in PostgreSQL's order of analysis: select list, then WHERE, then ORDER BY.
-pub fn plan(params: &QueryParams) -> Result<Plan, ApiError> {
+pub fn plan(params: &QueryParams) -> Result<Plan, RestError> {
     let projection = projection(&params.select)?;
     let conditions = params
         .filters
@@ -85,7 +85,7 @@ pub fn plan(params: &QueryParams) -> Result<Plan, ApiError> {
         .collect::<Result<Vec<_>, _>>()?;
     let offset = params.offset.unwrap_or(0);
     if offset < 0 {
-        return Err(ApiError::negative_offset());
+        return Err(RestError::negative_offset());
     }
     Ok(Plan {
         projection,
@@ -96,13 +96,13 @@ pub fn plan(params: &QueryParams) -> Result<Plan, ApiError> {
     })
 }
 
-pub fn projection(select: &[SelectItem]) -> Result<Projection, ApiError> {
+pub fn projection(select: &[SelectItem]) -> Result<Projection, RestError> {
     // Embedding is resolved by PostgREST before the query runs, so it fails first.
     if let Some(SelectItem::Embed { relation }) = select
         .iter()
         .find(|item| matches!(item, SelectItem::Embed { .. }))
     {
-        return Err(ApiError::no_relationship(relation));
+        return Err(RestError::no_relationship(relation));
     }
     let mut keys = Vec::new();
     for item in select {
@@ -119,7 +119,7 @@ pub fn projection(select: &[SelectItem]) -> Result<Projection, ApiError> {
             } => {
                 let column = resolve(name)?;
                 if *json_path_or_cast {
-                    return Err(ApiError::not_implemented(
+                    return Err(RestError::not_implemented(
                         "JSON paths and casts in 'select' are not supported by the emulator",
                     ));
                 }
@@ -131,17 +131,17 @@ pub fn projection(select: &[SelectItem]) -> Result<Projection, ApiError> {
     Ok(Projection(keys))
 }
 
-fn resolve(name: &str) -> Result<Column, ApiError> {
-    Column::from_name(name).ok_or_else(|| ApiError::undefined_column(name))
+fn resolve(name: &str) -> Result<Column, RestError> {
+    Column::from_name(name).ok_or_else(|| RestError::undefined_column(name))
 }
 
-fn condition(filter: &Filter) -> Result<Condition, ApiError> {
+fn condition(filter: &Filter) -> Result<Condition, RestError> {
     if let Some(resource) = filter.embed_path.first() {
-        return Err(ApiError::not_embedded(resource));
+        return Err(RestError::not_embedded(resource));
     }
     let column = resolve(&filter.field)?;
     if filter.json_path {
-        return Err(ApiError::not_implemented(
+        return Err(RestError::not_implemented(
             "JSON paths in filters are not supported by the emulator",
         ));
     }
@@ -151,13 +151,13 @@ fn condition(filter: &Filter) -> Result<Condition, ApiError> {
         Operation::In(items) => Predicate::In(
             items
                 .iter()
-                .map(|text| column.parse_literal(text).map_err(ApiError::from))
+                .map(|text| column.parse_literal(text).map_err(RestError::from))
                 .collect::<Result<_, _>>()?,
         ),
         Operation::IsNull => Predicate::IsNull,
         Operation::IsNotNull => Predicate::IsNotNull,
         Operation::Unsupported(what) => {
-            return Err(ApiError::not_implemented(format!(
+            return Err(RestError::not_implemented(format!(
                 "{what} is not supported by the emulator"
             )))
         }
@@ -169,7 +169,7 @@ fn condition(filter: &Filter) -> Result<Condition, ApiError> {
     })
 }
 
-fn logic_condition(tree: &LogicTree) -> Result<Condition, ApiError> {
+fn logic_condition(tree: &LogicTree) -> Result<Condition, RestError> {
     match tree {
         LogicTree::Filter(filter) => condition(filter),
         LogicTree::Expression {
@@ -187,9 +187,9 @@ fn logic_condition(tree: &LogicTree) -> Result<Condition, ApiError> {
     }
 }
 
-fn ordering(term: &OrderTerm) -> Result<Ordering, ApiError> {
+fn ordering(term: &OrderTerm) -> Result<Ordering, RestError> {
     match term {
-        OrderTerm::Related { relation } => Err(ApiError::not_embedded(relation)),
+        OrderTerm::Related { relation } => Err(RestError::not_embedded(relation)),
         OrderTerm::Field {
             name,
             json_path,
@@ -198,7 +198,7 @@ fn ordering(term: &OrderTerm) -> Result<Ordering, ApiError> {
         } => {
             let column = resolve(name)?;
             if *json_path {
-                return Err(ApiError::not_implemented(
+                return Err(RestError::not_implemented(
                     "JSON paths in 'order' are not supported by the emulator",
                 ));
             }
@@ -221,7 +221,7 @@ mod tests {
     use super::*;
     use crate::rest::query;
 
-    fn plan_of(raw: &str) -> Result<Plan, ApiError> {
+    fn plan_of(raw: &str) -> Result<Plan, RestError> {
         plan(&query::parse(Some(raw)).expect("parses"))
     }
 

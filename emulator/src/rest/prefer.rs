@@ -3,7 +3,7 @@
 //! took effect. Preferences the emulator does not implement (`timezone=`, `tx=`, `max-affected=`,
 //! `resolution=`) are treated as unrecognised.
 
-use crate::error::ApiError;
+use crate::rest::error::RestError;
 use axum::http::{HeaderMap, HeaderValue};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,9 +69,9 @@ impl Preferences {
     }
 
     /// `handling=strict` turns unrecognised preferences into PGRST122.
-    pub fn check_strict(&self) -> Result<(), ApiError> {
+    pub fn check_strict(&self) -> Result<(), RestError> {
         if self.strict == Some(true) && !self.unrecognised.is_empty() {
-            return Err(ApiError::invalid_preferences(&self.unrecognised));
+            return Err(RestError::invalid_preferences(&self.unrecognised));
         }
         Ok(())
     }

@@ -1,7 +1,7 @@
 //! Rendering rows as PostgREST does: JSON keyed by the projection (duplicates and aliases kept,
 //! in select order), `Content-Range`, and the status for counted partial reads.
 
-use crate::error::ApiError;
+use crate::rest::error::RestError;
 use crate::rest::media::{self, Output};
 use crate::rest::plan::Projection;
 use crate::table::Row;
@@ -10,13 +10,13 @@ use axum::response::{IntoResponse, Response};
 
 /// Renders rows as a JSON array, or as one object for `Output::SingleObject` (PGRST116 unless
 /// exactly one row). Keys are written by hand so their order and duplicates match the select.
-pub fn render(rows: &[Row], projection: &Projection, output: Output) -> Result<String, ApiError> {
+pub fn render(rows: &[Row], projection: &Projection, output: Output) -> Result<String, RestError> {
     let objects: Vec<String> = rows.iter().map(|row| object(row, projection)).collect();
     match output {
         Output::Array => Ok(format!("[{}]", objects.join(","))),
         Output::SingleObject => match objects.as_slice() {
             [only] => Ok(only.clone()),
-            _ => Err(ApiError::singularity(objects.len())),
+            _ => Err(RestError::singularity(objects.len())),
         },
     }
 }
@@ -61,12 +61,14 @@ pub fn read_status(
     offset: i64,
     returned: usize,
     total: Option<i64>,
-) -> Result<(StatusCode, String), ApiError> {
+) -> Result<(StatusCode, String), RestError> {
     let returned = i64::try_from(returned).unwrap_or(i64::MAX);
     let upper = offset + returned - 1;
     let status = match total {
         None => StatusCode::OK,
-        Some(total) if offset > total => return Err(ApiError::offset_out_of_bounds(offset, total)),
+        Some(total) if offset > total => {
+            return Err(RestError::offset_out_of_bounds(offset, total))
+        }
         Some(total) if returned < total => StatusCode::PARTIAL_CONTENT,
         Some(_) => StatusCode::OK,
     };

@@ -1,9 +1,9 @@
 //! The database role a PostgREST request runs as: the `Authorization: Bearer` JWT's role when a
 //! bearer token is sent (PostgREST's rule), otherwise the API key's role.
 
-use crate::error::ApiError;
 use crate::gateway::ApiKeyRole;
 use crate::keys::{Keys, Role};
+use crate::rest::error::RestError;
 use axum::http::{header, HeaderMap};
 
 /// `now` is in Unix seconds.
@@ -12,7 +12,7 @@ pub fn request_role(
     headers: &HeaderMap,
     api_key: ApiKeyRole,
     now: i64,
-) -> Result<Role, ApiError> {
+) -> Result<Role, RestError> {
     let Some(token) = bearer_token(headers) else {
         return Ok(api_key.0);
     };

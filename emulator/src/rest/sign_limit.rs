@@ -9,9 +9,9 @@
 //! this machine (a loopback peer, no proxy in between) are not limited, so local tests and
 //! `npm start` are never throttled; `--sign-limit-loopback` limits them too.
 
-use crate::client_address::ClientAddress;
-use crate::error::{ApiError, PostgrestError};
+use crate::http::client_address::ClientAddress;
 use crate::keys::Role;
+use crate::rest::error::{PostgrestError, RestError};
 use axum::http::StatusCode;
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -70,7 +70,7 @@ impl SignLimiter {
         client: &ClientAddress,
         signs: usize,
         now: i64,
-    ) -> Result<(), ApiError> {
+    ) -> Result<(), RestError> {
         let limited_role = matches!(role, Role::Anon | Role::Authenticated);
         let exempt = client.is_local() && !self.limits.limit_loopback;
         if signs == 0 || !limited_role || exempt {
@@ -132,7 +132,7 @@ impl SignLimiter {
 }
 
 /// PostgREST's answer to `raise sqlstate 'PT429'`: the status from the code, the raise's texts.
-fn refusal(message: String, details: String, hint: &str) -> ApiError {
+fn refusal(message: String, details: String, hint: &str) -> RestError {
     PostgrestError {
         status: StatusCode::TOO_MANY_REQUESTS,
         code: Cow::Borrowed("PT429"),
@@ -156,9 +156,9 @@ mod tests {
         ClientAddress::Known(address.parse::<IpAddr>().unwrap())
     }
 
-    fn code(result: Result<(), ApiError>) -> String {
+    fn code(result: Result<(), RestError>) -> String {
         match result {
-            Err(ApiError::Postgrest(error)) => {
+            Err(RestError::Postgrest(error)) => {
                 assert_eq!(error.status, StatusCode::TOO_MANY_REQUESTS);
                 format!("{}: {}", error.code, error.message)
             }

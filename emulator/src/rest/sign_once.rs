@@ -11,7 +11,7 @@
 //! or failed request rolls its receipt back with its rows. Receipts older than 30 days are
 //! deleted, a bounded number each time a new one is recorded.
 
-use crate::error::{ApiError, PostgrestError};
+use crate::rest::error::{PostgrestError, RestError};
 use axum::http::{HeaderMap, StatusCode};
 use rusqlite::{params, Connection};
 use std::borrow::Cow;
@@ -68,7 +68,7 @@ pub enum Claim {
 
 /// Claims `key` for the request running in `connection`'s open transaction, at `now`
 /// (microseconds), before its first row is stored. The caller's rollback forgets the claim.
-pub fn claim(connection: &Connection, key: &SignKey, now: i64) -> Result<Claim, ApiError> {
+pub fn claim(connection: &Connection, key: &SignKey, now: i64) -> Result<Claim, RestError> {
     let key = match key {
         SignKey::Absent => return Ok(Claim::Store),
         SignKey::Malformed => return Err(malformed_key()),
@@ -90,7 +90,7 @@ pub fn claim(connection: &Connection, key: &SignKey, now: i64) -> Result<Claim, 
 }
 
 /// The migration's PT400, which PostgREST answers as HTTP 400.
-pub fn malformed_key() -> ApiError {
+pub fn malformed_key() -> RestError {
     PostgrestError {
         status: StatusCode::BAD_REQUEST,
         code: Cow::Borrowed("PT400"),
@@ -146,9 +146,7 @@ mod tests {
 
     fn receipts() -> Connection {
         let connection = Connection::open_in_memory().unwrap();
-        connection
-            .execute_batch(crate::db::LOGBOOK_TABLES_SQL)
-            .unwrap();
+        crate::rest::schema::migrate(&connection).unwrap();
         connection
     }
 

@@ -1,6 +1,6 @@
 //! The table operations, run on the blocking pool inside one SQLite transaction each.
 
-use crate::error::ApiError;
+use crate::rest::error::RestError;
 use crate::rest::payload::{Field, Values};
 use crate::rest::plan::Plan;
 use crate::rest::sign_once::{self, Claim, SignKey};
@@ -14,7 +14,7 @@ pub fn read(
     connection: &mut Connection,
     plan: &Plan,
     with_count: bool,
-) -> Result<(Vec<Row>, Option<i64>), ApiError> {
+) -> Result<(Vec<Row>, Option<i64>), RestError> {
     let transaction = connection.transaction()?;
     let rows = query_rows(&transaction, &sql::select(plan))?;
     let total = if with_count {
@@ -41,8 +41,8 @@ pub fn insert(
     rows: &[Values],
     key: &SignKey,
     now: i64,
-    admit: impl FnOnce(usize) -> Result<(), ApiError>,
-) -> Result<Vec<Row>, ApiError> {
+    admit: impl FnOnce(usize) -> Result<(), RestError>,
+) -> Result<Vec<Row>, RestError> {
     let transaction = connection.transaction()?;
     let mut inserted = Vec::with_capacity(rows.len());
     if !rows.is_empty() && sign_once::claim(&transaction, key, now)? == Claim::Skip {
@@ -65,7 +65,7 @@ pub fn insert(
             (id, created_at, name, message)
         else {
             let column = first_null_column(id, created_at, name, message);
-            return Err(ApiError::not_null_violation(column, failing_row()));
+            return Err(RestError::not_null_violation(column, failing_row()));
         };
         let row = transaction.query_row(
             &format!(
@@ -89,7 +89,7 @@ pub fn update(
     connection: &mut Connection,
     plan: &Plan,
     values: &Values,
-) -> Result<Vec<Row>, ApiError> {
+) -> Result<Vec<Row>, RestError> {
     let transaction = connection.transaction()?;
     let targets = query_rows(&transaction, &sql::select(plan))?;
     let Some(first) = targets.first() else {
@@ -102,7 +102,7 @@ pub fn update(
     if id.is_none() || created_at.is_none() || name.is_none() || message.is_none() {
         let column = first_null_column(id, created_at, name.as_deref(), message.as_deref());
         let row = failing_row(id, created_at, name.as_deref(), message.as_deref());
-        return Err(ApiError::not_null_violation(column, row));
+        return Err(RestError::not_null_violation(column, row));
     }
 
     let mut assignments: Vec<(Column, SqlValue)> = Vec::new();
@@ -135,14 +135,14 @@ where
     }
 }
 
-pub fn delete(connection: &mut Connection, plan: &Plan) -> Result<Vec<Row>, ApiError> {
+pub fn delete(connection: &mut Connection, plan: &Plan) -> Result<Vec<Row>, RestError> {
     let transaction = connection.transaction()?;
     let rows = query_rows(&transaction, &sql::delete(plan))?;
     transaction.commit()?;
     Ok(rows)
 }
 
-fn query_rows(connection: &Connection, statement: &Statement) -> Result<Vec<Row>, ApiError> {
+fn query_rows(connection: &Connection, statement: &Statement) -> Result<Vec<Row>, RestError> {
     let mut prepared = connection.prepare(&statement.sql)?;
     let rows = prepared
         .query_map(params_from_iter(&statement.params), Row::from_sql)?
@@ -151,7 +151,7 @@ fn query_rows(connection: &Connection, statement: &Statement) -> Result<Vec<Row>
 }
 
 /// The id the identity would assign next (AUTOINCREMENT's counter + 1).
-fn next_id(connection: &Connection) -> Result<i64, ApiError> {
+fn next_id(connection: &Connection) -> Result<i64, RestError> {
     let last: Option<i64> = connection
         .query_row(
             "SELECT seq FROM sqlite_sequence WHERE name = 'geocache_logs'",

@@ -2,8 +2,8 @@
 //! (uploads stream to disk), so these extractors bound what they read themselves: the gateway's
 //! `--max-body-bytes`.
 
-use crate::state::AppState;
 use crate::storage::error::StorageError;
+use crate::storage::StorageState;
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Request};
 use http_body_util::{BodyExt, Limited};
@@ -29,10 +29,10 @@ async fn read(request: Request, limit: usize) -> Result<Bytes, StorageError> {
     }
 }
 
-impl<T: DeserializeOwned> FromRequest<AppState> for JsonBody<T> {
+impl<T: DeserializeOwned> FromRequest<StorageState> for JsonBody<T> {
     type Rejection = StorageError;
 
-    async fn from_request(request: Request, state: &AppState) -> Result<Self, StorageError> {
+    async fn from_request(request: Request, state: &StorageState) -> Result<Self, StorageError> {
         let bytes = read(request, state.max_body_bytes).await?;
         let text: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) {
             b"{}"
@@ -45,10 +45,10 @@ impl<T: DeserializeOwned> FromRequest<AppState> for JsonBody<T> {
     }
 }
 
-impl FromRequest<AppState> for IgnoredJson {
+impl FromRequest<StorageState> for IgnoredJson {
     type Rejection = StorageError;
 
-    async fn from_request(request: Request, state: &AppState) -> Result<Self, StorageError> {
+    async fn from_request(request: Request, state: &StorageState) -> Result<Self, StorageError> {
         read(request, state.max_body_bytes).await?;
         Ok(IgnoredJson)
     }

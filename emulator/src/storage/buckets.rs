@@ -5,13 +5,13 @@
 //! row-level security. A bucket with objects cannot be deleted; emptying it first can.
 
 use crate::keys::Role;
-use crate::state::AppState;
 use crate::storage::body::{self, JsonBody};
 use crate::storage::caller::Caller;
 use crate::storage::error::StorageError;
 use crate::storage::names::check_bucket_name;
 use crate::storage::query::QueryParams;
 use crate::storage::store::{self, BucketRecord};
+use crate::storage::StorageState;
 use crate::storage::{mime, render};
 use axum::extract::{Path, State};
 use axum::Json;
@@ -64,12 +64,12 @@ fn parse_size(limit: &SizeLimit) -> Result<i64, StorageError> {
 /// The limit and types a request sets, checked against the global cap.
 fn limits(
     body: &BucketBody,
-    state: &AppState,
+    state: &StorageState,
 ) -> Result<(Option<i64>, Option<Vec<String>>), StorageError> {
     let limit = body.file_size_limit.as_ref().map(parse_size).transpose()?;
     // 0 means no limit of the bucket's own, as in Storage.
     let limit = limit.filter(|bytes| *bytes > 0);
-    if limit.is_some_and(|bytes| bytes as u64 > state.storage.max_file_size) {
+    if limit.is_some_and(|bytes| bytes as u64 > state.settings.max_file_size) {
         return Err(StorageError::entity_too_large());
     }
     if let Some(types) = &body.allowed_mime_types {
@@ -81,7 +81,7 @@ fn limits(
 }
 
 pub async fn list(
-    State(state): State<AppState>,
+    State(state): State<StorageState>,
     caller: Caller,
     query: QueryParams,
 ) -> Result<Json<Value>, StorageError> {
@@ -89,7 +89,10 @@ pub async fn list(
     if caller.role != Role::ServiceRole {
         return Ok(Json(json!([])));
     }
-    let mut buckets = state.db.call(|c| Ok(store::all_buckets(c)?)).await?;
+    let mut buckets = state
+        .db
+        .call(|c| store::all_buckets(c).map_err(StorageError::from))
+        .await?;
     if let Some(search) = query.get("search").filter(|text| !text.is_empty()) {
         let search = search.to_lowercase();
         buckets.retain(|bucket| bucket.id.to_lowercase().contains(&search));
@@ -120,7 +123,7 @@ pub async fn list(
 
 /// The bucket, if the caller may see it.
 async fn visible_bucket(
-    state: &AppState,
+    state: &StorageState,
     caller: &Caller,
     id: String,
 ) -> Result<BucketRecord, StorageError> {
@@ -129,13 +132,13 @@ async fn visible_bucket(
     }
     state
         .db
-        .call(move |c| Ok(store::find_bucket(c, &id)?))
+        .call(move |c| store::find_bucket(c, &id).map_err(StorageError::from))
         .await?
         .ok_or_else(StorageError::no_such_bucket)
 }
 
 pub async fn get(
-    State(state): State<AppState>,
+    State(state): State<StorageState>,
     caller: Caller,
     Path(id): Path<String>,
 ) -> Result<Json<Value>, StorageError> {
@@ -144,7 +147,7 @@ pub async fn get(
 }
 
 pub async fn create(
-    State(state): State<AppState>,
+    State(state): State<StorageState>,
     caller: Caller,
     JsonBody(body): JsonBody<BucketBody>,
 ) -> Result<Json<Value>, StorageError> {
@@ -165,13 +168,13 @@ pub async fn create(
         public: body.public,
         file_size_limit,
         allowed_mime_types,
-        dir: crate::auth::random::uuid()?.to_string(),
+        dir: crate::random::uuid()?.to_string(),
         created_at: now,
         updated_at: now,
     };
     let inserted = state
         .db
-        .call(move |c| Ok(store::insert_bucket(c, &record)?))
+        .call(move |c| store::insert_bucket(c, &record).map_err(StorageError::from))
         .await?;
     if !inserted {
         return Err(StorageError::bucket_already_exists());
@@ -180,7 +183,7 @@ pub async fn create(
 }
 
 pub async fn update(
-    State(state): State<AppState>,
+    State(state): State<StorageState>,
     caller: Caller,
     Path(id): Path<String>,
     JsonBody(body): JsonBody<BucketBody>,
@@ -196,7 +199,7 @@ pub async fn update(
     };
     let updated = state
         .db
-        .call(move |c| Ok(store::update_bucket(c, &record)?))
+        .call(move |c| store::update_bucket(c, &record).map_err(StorageError::from))
         .await?;
     if !updated {
         return Err(StorageError::no_such_bucket());
@@ -205,16 +208,16 @@ pub async fn update(
 }
 
 pub async fn empty(
-    State(state): State<AppState>,
+    State(state): State<StorageState>,
     caller: Caller,
     Path(id): Path<String>,
     _body: body::IgnoredJson,
 ) -> Result<Json<Value>, StorageError> {
     let bucket = visible_bucket(&state, &caller, id).await?;
-    let files = state.storage.files()?;
+    let files = state.settings.files()?;
     let removed = state
         .db
-        .call(move |c| {
+        .call(move |c| -> Result<_, StorageError> {
             let transaction = c.transaction()?;
             let objects = store::objects_under(&transaction, &bucket.id, "")?;
             for object in &objects {
@@ -233,23 +236,23 @@ pub async fn empty(
 }
 
 pub async fn delete(
-    State(state): State<AppState>,
+    State(state): State<StorageState>,
     caller: Caller,
     Path(id): Path<String>,
     _body: body::IgnoredJson,
 ) -> Result<Json<Value>, StorageError> {
     let bucket = visible_bucket(&state, &caller, id).await?;
-    let files = state.storage.files()?;
+    let files = state.settings.files()?;
     let id = bucket.id.clone();
     let deleted = state
         .db
-        .call(move |c| {
+        .call(move |c| -> Result<_, StorageError> {
             if store::count_objects(c, &id)? > 0 {
-                return Ok(Err(StorageError::bucket_not_empty()));
+                return Err(StorageError::bucket_not_empty());
             }
-            Ok(Ok(store::delete_bucket(c, &id)?))
+            Ok(store::delete_bucket(c, &id)?)
         })
-        .await??;
+        .await?;
     if !deleted {
         return Err(StorageError::no_such_bucket());
     }

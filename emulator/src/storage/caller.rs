@@ -6,8 +6,8 @@
 use crate::gateway::ApiKeyRole;
 use crate::keys::{JwtError, Keys, Role};
 use crate::rest::role::bearer_token;
-use crate::state::AppState;
 use crate::storage::error::StorageError;
+use crate::storage::StorageState;
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 
@@ -27,10 +27,13 @@ impl Caller {
     }
 }
 
-impl FromRequestParts<AppState> for Caller {
+impl FromRequestParts<StorageState> for Caller {
     type Rejection = StorageError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, StorageError> {
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &StorageState,
+    ) -> Result<Self, StorageError> {
         let ApiKeyRole(key_role) = parts
             .extensions
             .get::<ApiKeyRole>()

@@ -5,7 +5,6 @@
 //! (`/object/sign/...?token=`, no key needed). `?download` (or `?download=<name>`) asks for an
 //! attachment.
 
-use crate::state::AppState;
 use crate::storage::caller::Caller;
 use crate::storage::error::StorageError;
 use crate::storage::file_body::FileBody;
@@ -14,6 +13,7 @@ use crate::storage::policy::Operation;
 use crate::storage::query::QueryParams;
 use crate::storage::signed_url;
 use crate::storage::store::{BucketRecord, ObjectRecord};
+use crate::storage::StorageState;
 use axum::body::Body;
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderValue, StatusCode};
@@ -21,7 +21,7 @@ use axum::response::Response;
 
 /// The bucket and the object, found without regard to policies.
 pub async fn find(
-    state: &AppState,
+    state: &StorageState,
     bucket_id: &str,
     name: &str,
 ) -> Result<(BucketRecord, ObjectRecord), StorageError> {
@@ -31,14 +31,14 @@ pub async fn find(
 }
 
 pub async fn authenticated(
-    State(state): State<AppState>,
+    State(state): State<StorageState>,
     caller: Caller,
     Path((bucket_id, name)): Path<(String, String)>,
     params: QueryParams,
 ) -> Result<Response, StorageError> {
     let (bucket, object) = find(&state, &bucket_id, &name).await?;
     if !state
-        .storage
+        .settings
         .policies
         .allows(caller.role, &bucket.id, Operation::Select)
     {
@@ -48,7 +48,7 @@ pub async fn authenticated(
 }
 
 pub async fn public(
-    State(state): State<AppState>,
+    State(state): State<StorageState>,
     Path((bucket_id, name)): Path<(String, String)>,
     params: QueryParams,
 ) -> Result<Response, StorageError> {
@@ -60,7 +60,7 @@ pub async fn public(
 }
 
 pub async fn signed(
-    State(state): State<AppState>,
+    State(state): State<StorageState>,
     Path((bucket_id, name)): Path<(String, String)>,
     params: QueryParams,
 ) -> Result<Response, StorageError> {
@@ -92,13 +92,13 @@ fn disposition(object: &ObjectRecord, params: &QueryParams) -> Option<String> {
 }
 
 fn serve(
-    state: &AppState,
+    state: &StorageState,
     bucket: &BucketRecord,
     object: &ObjectRecord,
     params: &QueryParams,
 ) -> Result<Response, StorageError> {
     let path = state
-        .storage
+        .settings
         .files()?
         .file_path(&bucket.dir, &object.file)?;
     // An object removed since its row was read is gone.

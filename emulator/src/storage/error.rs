@@ -5,8 +5,9 @@
 //! (500): a missing object is HTTP 400 with `"statusCode":"404"` in its body. storage-js reads the
 //! body's `statusCode`, so clients see the same values either way.
 
-use crate::error::ApiError;
-use crate::internal_cause::InternalErrorCause;
+use crate::db::Unfinished;
+use crate::error::InternalErrorCause;
+use crate::random;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
@@ -224,10 +225,16 @@ impl std::fmt::Display for StorageError {
 
 impl std::error::Error for StorageError {}
 
-/// The database layer's failures are internal errors here.
-impl From<ApiError> for StorageError {
-    fn from(error: ApiError) -> Self {
-        StorageError::internal(format!("{error:?}"))
+/// Database work that never finished is an internal error here.
+impl From<Unfinished> for StorageError {
+    fn from(error: Unfinished) -> Self {
+        StorageError::internal(error)
+    }
+}
+
+impl From<random::Unavailable> for StorageError {
+    fn from(error: random::Unavailable) -> Self {
+        StorageError::internal(error)
     }
 }
 

@@ -1,14 +1,14 @@
 //! Finding the bucket and object a request names, before any policy is asked.
 
-use crate::state::AppState;
 use crate::storage::error::StorageError;
 use crate::storage::names::{check_bucket_name, check_object_name};
 use crate::storage::store::{self, BucketRecord, ObjectRecord};
+use crate::storage::StorageState;
 
 /// The bucket and the object at `name` in it (if there is one), once both names are valid, read
 /// in one call. A bucket name that cannot exist is a bucket not found, as in Storage.
 pub async fn bucket_and_object(
-    state: &AppState,
+    state: &StorageState,
     bucket_id: &str,
     name: &str,
 ) -> Result<(BucketRecord, Option<ObjectRecord>), StorageError> {
@@ -17,7 +17,7 @@ pub async fn bucket_and_object(
     let (bucket_id, name) = (bucket_id.to_owned(), name.to_owned());
     let (bucket, object) = state
         .db
-        .call(move |c| {
+        .call(move |c| -> Result<_, StorageError> {
             Ok((
                 store::find_bucket(c, &bucket_id)?,
                 store::find_object(c, &bucket_id, &name)?,

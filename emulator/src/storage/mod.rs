@@ -32,14 +32,32 @@ pub mod signing;
 pub mod store;
 pub mod upload;
 
-use crate::gateway;
-use crate::state::AppState;
+pub use store::migrate;
+
+use crate::clock::Clock;
+use crate::db::Database;
+use crate::gateway::{self, Gateway};
+use crate::keys::Keys;
 use crate::storage::error::StorageError;
+use crate::storage::settings::StorageSettings;
 use axum::middleware;
 use axum::routing::{any, get, post, put};
 use axum::Router;
+use std::sync::Arc;
 
-pub fn router(state: AppState) -> Router {
+/// What the storage routes need; cheap to clone.
+#[derive(Clone, Debug)]
+pub struct StorageState {
+    pub db: Database,
+    pub keys: Arc<Keys>,
+    pub clock: Clock,
+    /// Where object bytes live, the storage policies and the size cap.
+    pub settings: Arc<StorageSettings>,
+    /// JSON bodies are read up to the gateway's limit, which does not read these routes' bodies.
+    pub max_body_bytes: usize,
+}
+
+pub fn router(state: StorageState, gateway: Gateway) -> Router {
     let keyed = Router::new()
         .route(
             "/storage/v1/bucket",
@@ -80,7 +98,7 @@ pub fn router(state: AppState) -> Router {
         )
         .route("/storage/v1/render/image/{*rest}", any(no_transformations))
         .route_layer(middleware::from_fn_with_state(
-            state.clone(),
+            gateway,
             gateway::require_api_key_streaming,
         ));
     let open = Router::new()
@@ -107,13 +125,15 @@ async fn no_transformations() -> StorageError {
 /// Removes what a crash left in the file store (temporary and unreferenced files); run at start,
 /// before serving. A throwaway store (an in-memory database's) is new, so there is nothing to
 /// sweep, and it is not made before it is used. Returns how many entries went.
-pub async fn sweep(state: &AppState) -> Result<usize, StorageError> {
-    let Some(files) = state.storage.existing_files() else {
+pub async fn sweep(state: &StorageState) -> Result<usize, StorageError> {
+    let Some(files) = state.settings.existing_files() else {
         return Ok(0);
     };
     let (referenced, buckets) = state
         .db
-        .call(|c| Ok((store::referenced_files(c)?, store::bucket_dirs(c)?)))
+        .call(|c| -> Result<_, StorageError> {
+            Ok((store::referenced_files(c)?, store::bucket_dirs(c)?))
+        })
         .await?;
     let removed = tokio::task::spawn_blocking(move || files.sweep(&referenced, &buckets))
         .await

@@ -3,7 +3,6 @@
 //! listing or a removal sees no rows (an empty answer), a move or copy finds no object, and a
 //! copy into a bucket without an `insert` policy breaks the policy.
 
-use crate::state::AppState;
 use crate::storage::body::JsonBody;
 use crate::storage::caller::Caller;
 use crate::storage::error::StorageError;
@@ -12,6 +11,7 @@ use crate::storage::names::{check_bucket_name, check_object_name, check_prefix};
 use crate::storage::policy::Operation;
 use crate::storage::render;
 use crate::storage::store::{self, ObjectRecord};
+use crate::storage::StorageState;
 use axum::extract::{Path, State};
 use axum::Json;
 use serde::Deserialize;
@@ -31,7 +31,7 @@ pub struct ListBody {
 }
 
 pub async fn list(
-    State(state): State<AppState>,
+    State(state): State<StorageState>,
     caller: Caller,
     Path(bucket_id): Path<String>,
     JsonBody(body): JsonBody<ListBody>,
@@ -42,7 +42,7 @@ pub async fn list(
     check_prefix(&prefix)?;
     let sort = Sort::parse(body.sort_by.as_ref())?;
     if !state
-        .storage
+        .settings
         .policies
         .allows(caller.role, &bucket_id, Operation::Select)
     {
@@ -53,7 +53,7 @@ pub async fn list(
         let prefix = prefix.clone();
         state
             .db
-            .call(move |c| Ok(store::objects_under(c, &bucket_id, &prefix)?))
+            .call(move |c| store::objects_under(c, &bucket_id, &prefix).map_err(StorageError::from))
             .await?
     };
     let entries = listing::level(
@@ -75,7 +75,7 @@ pub struct RemoveBody {
 }
 
 pub async fn remove(
-    State(state): State<AppState>,
+    State(state): State<StorageState>,
     caller: Caller,
     Path(bucket_id): Path<String>,
     JsonBody(body): JsonBody<RemoveBody>,
@@ -84,20 +84,20 @@ pub async fn remove(
         return Err(StorageError::invalid_parameter("prefixes"));
     }
     let allowed = state
-        .storage
+        .settings
         .policies
         .allows(caller.role, &bucket_id, Operation::Delete)
         && state
-            .storage
+            .settings
             .policies
             .allows(caller.role, &bucket_id, Operation::Select);
     if !allowed {
         return Ok(Json(json!([])));
     }
-    let files = state.storage.files()?;
+    let files = state.settings.files()?;
     let (dir, removed) = state
         .db
-        .call(move |c| {
+        .call(move |c| -> Result<_, StorageError> {
             let transaction = c.transaction()?;
             let Some(bucket) = store::find_bucket(&transaction, &bucket_id)? else {
                 return Ok((None, Vec::new()));
@@ -144,7 +144,7 @@ struct Transfer {
 }
 
 async fn check_transfer(
-    state: &AppState,
+    state: &StorageState,
     caller: &Caller,
     body: TransferBody,
     source_operation: Operation,
@@ -156,7 +156,7 @@ async fn check_transfer(
         .unwrap_or_else(|| body.bucket_id.clone());
     check_bucket_name(&body.bucket_id).map_err(|_| StorageError::no_such_bucket())?;
     check_bucket_name(&destination_bucket).map_err(|_| StorageError::no_such_bucket())?;
-    let policies = &state.storage.policies;
+    let policies = &state.settings.policies;
     let source_visible = policies.allows(caller.role, &body.bucket_id, Operation::Select)
         && policies.allows(caller.role, &body.bucket_id, source_operation);
     let (source_bucket, source, target_bucket, target) = {
@@ -164,7 +164,7 @@ async fn check_transfer(
         let (to_bucket, to_key) = (destination_bucket.clone(), body.destination_key.clone());
         state
             .db
-            .call(move |c| {
+            .call(move |c| -> Result<_, StorageError> {
                 Ok((
                     store::find_bucket(c, &bucket_id)?,
                     store::find_object(c, &bucket_id, &key)?,
@@ -195,12 +195,12 @@ async fn check_transfer(
 }
 
 pub async fn move_object(
-    State(state): State<AppState>,
+    State(state): State<StorageState>,
     caller: Caller,
     JsonBody(body): JsonBody<TransferBody>,
 ) -> Result<Json<Value>, StorageError> {
     let transfer = check_transfer(&state, &caller, body, Operation::Update).await?;
-    let files = state.storage.files()?;
+    let files = state.settings.files()?;
     let across = transfer.source_dir != transfer.destination_dir;
     if across {
         files.link(
@@ -210,7 +210,7 @@ pub async fn move_object(
         )?;
     }
     let now = state.clock.now_micros();
-    let renamed = {
+    let outcome = {
         let (id, bucket, key) = (
             transfer.source.id.clone(),
             transfer.destination_bucket.clone(),
@@ -218,18 +218,14 @@ pub async fn move_object(
         );
         state
             .db
-            .call(move |c| {
+            .call(move |c| -> Result<_, StorageError> {
                 if store::find_object(c, &bucket, &key)?.is_some() {
-                    return Ok(Err(StorageError::key_already_exists()));
+                    return Err(StorageError::key_already_exists());
                 }
                 store::rename_object(c, &id, &bucket, &key, now)?;
-                Ok(Ok(()))
+                Ok(())
             })
             .await
-    };
-    let outcome = match renamed {
-        Ok(outcome) => outcome,
-        Err(error) => Err(error.into()),
     };
     if across {
         // The row names one of the two directories; the other name goes.
@@ -245,13 +241,13 @@ pub async fn move_object(
 }
 
 pub async fn copy(
-    State(state): State<AppState>,
+    State(state): State<StorageState>,
     caller: Caller,
     JsonBody(body): JsonBody<TransferBody>,
 ) -> Result<Json<Value>, StorageError> {
     let transfer = check_transfer(&state, &caller, body, Operation::Select).await?;
-    let files = state.storage.files()?;
-    let file = crate::auth::random::uuid()?.to_string();
+    let files = state.settings.files()?;
+    let file = crate::random::uuid()?.to_string();
     {
         let (files, transfer_dir, destination_dir, source_file, file) = (
             files.clone(),
@@ -268,7 +264,7 @@ pub async fn copy(
     }
     let now = state.clock.now_micros();
     let record = ObjectRecord {
-        id: crate::auth::random::uuid()?.to_string(),
+        id: crate::random::uuid()?.to_string(),
         bucket_id: transfer.destination_bucket.clone(),
         name: transfer.destination_key.clone(),
         owner: caller.owner.clone(),
@@ -278,22 +274,18 @@ pub async fn copy(
         last_accessed_at: now,
         ..transfer.source.clone()
     };
-    let inserted = {
+    let outcome = {
         let record = record.clone();
         state
             .db
-            .call(move |c| {
+            .call(move |c| -> Result<_, StorageError> {
                 if store::find_object(c, &record.bucket_id, &record.name)?.is_some() {
-                    return Ok(Err(StorageError::key_already_exists()));
+                    return Err(StorageError::key_already_exists());
                 }
                 store::upsert_object(c, &record)?;
-                Ok(Ok(()))
+                Ok(())
             })
             .await
-    };
-    let outcome = match inserted {
-        Ok(outcome) => outcome,
-        Err(error) => Err(error.into()),
     };
     if outcome.is_err() {
         files.remove(&transfer.destination_dir, &file)?;

@@ -3,7 +3,6 @@
 //! relative to `/storage/v1` and carry the token as `?token=`. Signing a download needs what
 //! reading does (a `select` policy); signing an upload needs what uploading does.
 
-use crate::state::AppState;
 use crate::storage::body::{IgnoredJson, JsonBody};
 use crate::storage::caller::Caller;
 use crate::storage::download;
@@ -13,6 +12,7 @@ use crate::storage::policy::Operation;
 use crate::storage::signed_url;
 use crate::storage::store;
 use crate::storage::upload::{self, Overwrite};
+use crate::storage::StorageState;
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::Json;
@@ -44,14 +44,14 @@ fn expiry(expires_in: Option<i64>) -> Result<i64, StorageError> {
     }
 }
 
-fn signed_path(state: &AppState, bucket: &str, name: &str, expires_in: i64) -> String {
+fn signed_path(state: &StorageState, bucket: &str, name: &str, expires_in: i64) -> String {
     let url = format!("{bucket}/{name}");
     let token = signed_url::sign_download(&state.keys, &url, state.clock.now_seconds(), expires_in);
     format!("/object/sign/{url}?token={token}")
 }
 
 pub async fn sign_one(
-    State(state): State<AppState>,
+    State(state): State<StorageState>,
     caller: Caller,
     Path((bucket_id, name)): Path<(String, String)>,
     JsonBody(body): JsonBody<SignBody>,
@@ -59,7 +59,7 @@ pub async fn sign_one(
     let expires_in = expiry(body.expires_in)?;
     let (bucket, object) = download::find(&state, &bucket_id, &name).await?;
     if !state
-        .storage
+        .settings
         .policies
         .allows(caller.role, &bucket.id, Operation::Select)
     {
@@ -71,21 +71,21 @@ pub async fn sign_one(
 }
 
 pub async fn sign_many(
-    State(state): State<AppState>,
+    State(state): State<StorageState>,
     caller: Caller,
     Path(bucket_id): Path<String>,
     JsonBody(body): JsonBody<SignManyBody>,
 ) -> Result<Json<Value>, StorageError> {
     let expires_in = expiry(body.expires_in)?;
     let readable = state
-        .storage
+        .settings
         .policies
         .allows(caller.role, &bucket_id, Operation::Select);
     let found = {
         let (bucket_id, paths) = (bucket_id.clone(), body.paths.clone());
         state
             .db
-            .call(move |c| {
+            .call(move |c| -> Result<_, StorageError> {
                 paths
                     .iter()
                     .map(|path| Ok(store::find_object(c, &bucket_id, path)?.is_some()))
@@ -117,7 +117,7 @@ pub async fn sign_many(
 }
 
 pub async fn sign_upload(
-    State(state): State<AppState>,
+    State(state): State<StorageState>,
     caller: Caller,
     Path((bucket_id, name)): Path<(String, String)>,
     headers: HeaderMap,
@@ -127,7 +127,7 @@ pub async fn sign_upload(
     let overwrite = upload::is_upsert(&headers);
     let operation = overwrite.operation(existing.is_some());
     if !state
-        .storage
+        .settings
         .policies
         .allows(caller.role, &bucket.id, operation)
     {

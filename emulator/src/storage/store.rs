@@ -6,7 +6,7 @@ use rusqlite::{params, Connection, OptionalExtension, Row};
 /// `storage_buckets.dir` and `storage_objects.file` are names the emulator makes itself (UUIDs),
 /// never taken from a request. Times are microseconds since the Unix epoch, UTC.
 /// `allowed_mime_types` is a JSON array, or NULL for any type.
-pub(crate) const STORAGE_TABLES_SQL: &str = "
+const STORAGE_TABLES_SQL: &str = "
 CREATE TABLE IF NOT EXISTS storage_buckets (
     id TEXT PRIMARY KEY,
     owner TEXT,
@@ -34,6 +34,11 @@ CREATE TABLE IF NOT EXISTS storage_objects (
     UNIQUE (bucket_id, name)
 ) STRICT;
 ";
+
+/// Creates the storage tables where they are missing.
+pub fn migrate(connection: &Connection) -> rusqlite::Result<()> {
+    connection.execute_batch(STORAGE_TABLES_SQL)
+}
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BucketRecord {

@@ -11,8 +11,7 @@
 //! `file_size_limit` or the global cap. Only a complete file is renamed into place and only then
 //! is its row committed; a replaced object's old file is removed last.
 
-use crate::linger;
-use crate::state::AppState;
+use crate::http::linger;
 use crate::storage::error::StorageError;
 use crate::storage::files::PendingFile;
 use crate::storage::lookup;
@@ -21,6 +20,7 @@ use crate::storage::policy::Operation;
 use crate::storage::query::QueryParams;
 use crate::storage::signed_url;
 use crate::storage::store::{self, BucketRecord, ObjectRecord};
+use crate::storage::StorageState;
 use crate::storage::{caller::Caller, mime};
 use axum::body::Body;
 use axum::extract::{Path, State};
@@ -83,7 +83,7 @@ fn header_text<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
 /// The object's row once stored. A refused body's unread rest is read and dropped behind the
 /// answer, so the client sees the refusal rather than a reset connection.
 pub async fn upload(
-    state: &AppState,
+    state: &StorageState,
     uploader: Uploader,
     bucket_id: String,
     name: String,
@@ -102,7 +102,7 @@ pub async fn upload(
 }
 
 async fn store_upload(
-    state: &AppState,
+    state: &StorageState,
     uploader: Uploader,
     bucket_id: String,
     name: String,
@@ -115,7 +115,7 @@ async fn store_upload(
         Uploader::Caller(caller) => {
             let operation = overwrite.operation(existing.is_some());
             if !state
-                .storage
+                .settings
                 .policies
                 .allows(caller.role, &bucket.id, operation)
             {
@@ -130,11 +130,11 @@ async fn store_upload(
     }
     let limit = bucket
         .file_size_limit
-        .map_or(state.storage.max_file_size, |bytes| {
-            (bytes as u64).min(state.storage.max_file_size)
+        .map_or(state.settings.max_file_size, |bytes| {
+            (bytes as u64).min(state.settings.max_file_size)
         });
-    let file_name = crate::auth::random::uuid()?.to_string();
-    let pending = state.storage.files()?.begin(&bucket.dir, &file_name)?;
+    let file_name = crate::random::uuid()?.to_string();
+    let pending = state.settings.files()?.begin(&bucket.dir, &file_name)?;
     let received = receive(&bucket, pending, limit, headers, body).await?;
     let Received {
         pending,
@@ -150,7 +150,7 @@ async fn store_upload(
     let now = state.clock.now_micros();
     let record = ObjectRecord {
         id: existing.as_ref().map_or_else(
-            || Ok(crate::auth::random::uuid()?.to_string()),
+            || Ok(crate::random::uuid()?.to_string()),
             |o| Ok::<_, StorageError>(o.id.clone()),
         )?,
         bucket_id: bucket.id.clone(),
@@ -170,12 +170,12 @@ async fn store_upload(
         let record = record.clone();
         state
             .db
-            .call(move |c| {
+            .call(move |c| -> Result<_, StorageError> {
                 let transaction = c.transaction()?;
                 let current = store::find_object(&transaction, &record.bucket_id, &record.name)?;
                 // Another upload may have created the object while this one streamed.
                 if current.is_some() && overwrite == Overwrite::Refuse {
-                    return Ok(Err(StorageError::key_already_exists()));
+                    return Err(StorageError::key_already_exists());
                 }
                 let record = ObjectRecord {
                     id: current.as_ref().map_or(record.id.clone(), |o| o.id.clone()),
@@ -184,25 +184,21 @@ async fn store_upload(
                 };
                 store::upsert_object(&transaction, &record)?;
                 transaction.commit()?;
-                Ok(Ok((record, current.map(|o| o.file))))
+                Ok((record, current.map(|o| o.file)))
             })
             .await
     };
-    let files = state.storage.files()?;
+    let files = state.settings.files()?;
     match committed {
-        Ok(Ok((record, replaced))) => {
+        Ok((record, replaced)) => {
             if let Some(old) = replaced.filter(|old| *old != file_name) {
                 files.remove(&bucket.dir, &old)?;
             }
             Ok(record)
         }
-        Ok(Err(refusal)) => {
+        Err(refusal) => {
             files.remove(&bucket.dir, &file_name)?;
             Err(refusal)
-        }
-        Err(error) => {
-            files.remove(&bucket.dir, &file_name)?;
-            Err(error.into())
         }
     }
 }
@@ -381,7 +377,7 @@ async fn receive_form(
 /// A caller's upload (`POST` or `PUT`), checked against the policies and answered with
 /// `{ "Id", "Key" }` as Storage does; the two differ only in whether it may overwrite.
 async fn caller_upload(
-    state: &AppState,
+    state: &StorageState,
     caller: Caller,
     bucket_id: String,
     name: String,
@@ -405,7 +401,7 @@ pub fn is_upsert(headers: &HeaderMap) -> Overwrite {
 
 /// `POST /object/<bucket>/<path>`.
 pub async fn create(
-    State(state): State<AppState>,
+    State(state): State<StorageState>,
     caller: Caller,
     Path((bucket_id, name)): Path<(String, String)>,
     headers: HeaderMap,
@@ -418,7 +414,7 @@ pub async fn create(
 
 /// `PUT /object/<bucket>/<path>`: replaces the object (or creates it).
 pub async fn replace(
-    State(state): State<AppState>,
+    State(state): State<StorageState>,
     caller: Caller,
     Path((bucket_id, name)): Path<(String, String)>,
     headers: HeaderMap,
@@ -430,7 +426,7 @@ pub async fn replace(
 
 /// `PUT /object/upload/sign/<bucket>/<path>?token=`: the token is the only credential.
 pub async fn with_signed_token(
-    State(state): State<AppState>,
+    State(state): State<StorageState>,
     Path((bucket_id, name)): Path<(String, String)>,
     params: QueryParams,
     headers: HeaderMap,

@@ -3,8 +3,8 @@
 
 use crate::wire::TABLE_URL;
 use geocache_emulator::db::DbLocation;
+use geocache_emulator::http::server::ConnectionLimits;
 use geocache_emulator::keys::DEFAULT_JWT_SECRET;
-use geocache_emulator::server::ConnectionLimits;
 use geocache_emulator::state::AppState;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};

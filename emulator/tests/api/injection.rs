@@ -1,6 +1,6 @@
 //! SQL-looking text in every parameter is refused or treated as data; the table survives.
 
-use crate::support::{TestApp, TABLE_URL};
+use crate::support::{DbResult, TestApp, TABLE_URL};
 use axum::http::{Method, StatusCode};
 use serde_json::json;
 
@@ -127,7 +127,7 @@ const INJECTIONS: [&str; 20] = [
 async fn snapshot(app: &TestApp) -> (Vec<String>, Vec<(i64, i64, String, String)>) {
     app.state
         .db
-        .call(|connection| {
+        .call(|connection| -> DbResult<_> {
             let mut schema = connection
                 .prepare("SELECT type || ' ' || name || ' ' || ifnull(sql, '') FROM sqlite_master ORDER BY name")?;
             let schema = schema

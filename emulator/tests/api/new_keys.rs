@@ -6,7 +6,7 @@ use crate::support::{TestApp, TestResponse, TABLE_URL};
 use axum::http::{Method, StatusCode};
 use geocache_emulator::db::{Database, DbLocation};
 use geocache_emulator::keys::{Keys, DEFAULT_JWT_SECRET};
-use geocache_emulator::state::AppState;
+use geocache_emulator::state::{AppState, MIGRATIONS};
 use serde_json::json;
 
 const BROWSER: &str = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) \
@@ -262,7 +262,7 @@ async fn keys_are_derived_from_the_secret_or_set_explicitly() {
         Some("sb_secret_mine".to_owned()),
     );
     let app = TestApp::with_state(AppState::new(
-        Database::open(&DbLocation::Memory).unwrap(),
+        Database::open(&DbLocation::Memory, &MIGRATIONS).unwrap(),
         keys,
     ));
     let mine = app

@@ -1,11 +1,12 @@
-//! Acknowledged inserts survive closing and reopening the database file.
+//! Acknowledged inserts survive closing and reopening the database file, and a database file an
+//! emulator wrote keeps serving every service's rows.
 
 use crate::support::{TestApp, TABLE_URL};
 use axum::http::{Method, StatusCode};
 use geocache_emulator::db::DbLocation;
 use geocache_emulator::keys::DEFAULT_JWT_SECRET;
 use geocache_emulator::state::AppState;
-use serde_json::json;
+use serde_json::{json, Value};
 
 #[tokio::test]
 async fn inserts_survive_a_restart() {
@@ -28,6 +29,88 @@ async fn inserts_survive_a_restart() {
     // Ids keep counting after a restart.
     let rows = second.seed(json!({"name": "after", "message": "m"})).await;
     assert_eq!(rows[0]["id"], 2);
+}
+
+/// Each service creates its own tables at start; on a file that already holds them, nothing is
+/// lost and every service reads its rows as they were written.
+#[tokio::test]
+async fn an_existing_database_keeps_serving_every_services_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("emulator.sqlite3");
+    rusqlite::Connection::open(&path)
+        .unwrap()
+        .execute_batch(include_str!("fixtures/existing-database.sql"))
+        .unwrap();
+    let app =
+        TestApp::with_state(AppState::open(&DbLocation::File(path), DEFAULT_JWT_SECRET).unwrap());
+
+    let rows = app.all_rows().await;
+    let signs: Vec<(&Value, &Value)> = rows.iter().map(|row| (&row["id"], &row["name"])).collect();
+    assert_eq!(
+        signs,
+        [(&json!(1), &json!("Ada")), (&json!(2), &json!("Grace"))]
+    );
+    assert_eq!(rows[0]["created_at"], "2026-11-28T11:11:48.707955+00:00");
+    // The second sign's receipt still makes its resend a success that stores nothing.
+    let resent = app
+        .anon(Method::POST, TABLE_URL)
+        .header("idempotency-key", "6f1c7d2a-6a55-4b0e-9a3e-0c1f3f0f2b11")
+        .json(&json!({"name": "Grace", "message": "TFTC"}))
+        .send()
+        .await;
+    assert_eq!(resent.status, StatusCode::CREATED, "{}", resent.body);
+    assert_eq!(app.all_rows().await.len(), 2);
+    // Ids go on from the last one stored.
+    assert_eq!(
+        app.seed(json!({"name": "next", "message": "m"})).await[0]["id"],
+        3
+    );
+
+    let signed_in = app
+        .anon(Method::POST, "/auth/v1/token?grant_type=password")
+        .json(&json!({"email": "owner@example.com", "password": "correct horse battery"}))
+        .send()
+        .await;
+    assert_eq!(signed_in.status, StatusCode::OK, "{}", signed_in.body);
+    assert_eq!(signed_in.json()["user"]["email"], "owner@example.com");
+
+    let buckets = app.service(Method::GET, "/storage/v1/bucket").send().await;
+    assert_eq!(buckets.status, StatusCode::OK, "{}", buckets.body);
+    assert_eq!(buckets.json()[0]["id"], "photos");
+    let objects = app
+        .service(Method::POST, "/storage/v1/object/list/photos")
+        .json(&json!({"prefix": ""}))
+        .send()
+        .await;
+    assert_eq!(objects.status, StatusCode::OK, "{}", objects.body);
+    assert_eq!(objects.json()[0]["name"], "cache.txt");
+}
+
+/// The services' migrations make the very schema an existing database has, table by table and
+/// index by index.
+#[test]
+fn a_new_database_has_the_schema_existing_ones_have() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = |path: &std::path::Path| {
+        rusqlite::Connection::open(path)
+            .unwrap()
+            .prepare("SELECT type, name, sql FROM sqlite_master ORDER BY type, name")
+            .unwrap()
+            .query_map([], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))
+            .unwrap()
+            .collect::<Result<Vec<(String, String, Option<String>)>, _>>()
+            .unwrap()
+    };
+    let existing = dir.path().join("existing.sqlite3");
+    rusqlite::Connection::open(&existing)
+        .unwrap()
+        .execute_batch(include_str!("fixtures/existing-database.sql"))
+        .unwrap();
+    let fresh = dir.path().join("fresh.sqlite3");
+    drop(AppState::open(&DbLocation::File(fresh.clone()), DEFAULT_JWT_SECRET).unwrap());
+    let made = schema(&fresh);
+    assert!(made.iter().any(|(_, name, _)| name == "storage_objects"));
+    assert_eq!(made, schema(&existing));
 }
 
 #[tokio::test]

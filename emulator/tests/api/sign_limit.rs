@@ -222,7 +222,7 @@ fn the_defaults_and_the_emulator_file_match_the_migration() {
         values[3],
         format!(
             "'{}'",
-            geocache_emulator::client_address::CLIENT_ADDRESS_HEADER
+            geocache_emulator::http::client_address::CLIENT_ADDRESS_HEADER
         )
     );
     let defaults = SignLimits::default();

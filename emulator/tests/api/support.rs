@@ -12,6 +12,9 @@ use tower::ServiceExt;
 
 pub const TABLE_URL: &str = "/rest/v1/geocache_logs";
 
+/// What the tests' own work on the database (`Database::call`) returns.
+pub type DbResult<T> = Result<T, Box<dyn std::error::Error + Send + Sync>>;
+
 pub struct TestApp {
     pub state: AppState,
     pub anon: String,

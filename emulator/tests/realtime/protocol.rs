@@ -3,8 +3,8 @@
 use crate::support::{Client, Received, Server, TOPIC};
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
+use geocache_emulator::http::server::ConnectionLimits;
 use geocache_emulator::realtime::RealtimeLimits;
-use geocache_emulator::server::ConnectionLimits;
 use serde_json::{json, Value};
 use std::time::Duration;
 

@@ -2,7 +2,7 @@
 //! page would) and inserts into a file database for `GEOCACHE_SOAK_SECONDS` (default 60). The
 //! server's memory (VmRSS) and the request latency of the last window stay close to the first
 //! window's (generous bounds: the machine is shared). The figures go to
-//! target/emulator-soak.json for the README.
+//! target/emulator-soak.json.
 
 // Tests unwrap: a panic there is a failed test, and the line it points at says what broke.
 #![cfg_attr(test, allow(clippy::unwrap_used))]

@@ -216,7 +216,11 @@ fn the_shipped_config_sets_no_policies() {
     let file = config.project_file().unwrap();
     assert_eq!(file.storage.policies, []);
     assert_eq!(
-        config.storage_settings(&file).unwrap().policies,
+        config
+            .storage
+            .settings(&config.db_location(), &file)
+            .unwrap()
+            .policies,
         Policies::default()
     );
 }

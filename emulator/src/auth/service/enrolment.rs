@@ -6,7 +6,6 @@ use crate::auth::settings::MAX_FACTORS;
 use crate::auth::store::factors::{self, FactorRecord, FactorType};
 use crate::auth::store::sessions::{self, SessionRecord};
 use crate::auth::store::StoreError;
-use crate::error::ApiError;
 use rusqlite::Connection;
 
 /// Stores the new, unverified `factor` if the user has room for it. `expired_before`: unverified
@@ -16,7 +15,7 @@ pub fn enroll_factor(
     factor: &FactorRecord,
     session: &SessionRecord,
     expired_before: i64,
-) -> Result<(), ApiError> {
+) -> Result<(), AuthError> {
     let transaction = connection.transaction()?;
     if factor.factor_type == FactorType::Phone {
         replace_unverified_phone_factors(&transaction, factor)?;
@@ -31,11 +30,11 @@ pub fn enroll_factor(
 fn replace_unverified_phone_factors(
     connection: &Connection,
     new: &FactorRecord,
-) -> Result<(), ApiError> {
+) -> Result<(), AuthError> {
     for existing in factors::list_of_user(connection, &new.user_id)? {
         if existing.factor_type == FactorType::Phone && existing.phone == new.phone {
             if existing.verified {
-                return Err(AuthError::verified_phone_factor_exists().into());
+                return Err(AuthError::verified_phone_factor_exists());
             }
             factors::delete(connection, &existing.id)?;
         }
@@ -50,21 +49,21 @@ fn check_room_for_factor(
     new: &FactorRecord,
     session: &SessionRecord,
     expired_before: i64,
-) -> Result<(), ApiError> {
+) -> Result<(), AuthError> {
     factors::delete_expired(connection, expired_before)?;
     let existing = factors::list_of_user(connection, &new.user_id)?;
     if existing
         .iter()
         .any(|factor| factor.friendly_name == new.friendly_name)
     {
-        return Err(AuthError::factor_name_conflict(&new.friendly_name).into());
+        return Err(AuthError::factor_name_conflict(&new.friendly_name));
     }
     let verified = existing.iter().filter(|factor| factor.verified).count();
     if existing.len() >= MAX_FACTORS || verified >= MAX_FACTORS {
-        return Err(AuthError::too_many_factors().into());
+        return Err(AuthError::too_many_factors());
     }
     if verified > 0 && !session.is_aal2() {
-        return Err(AuthError::aal2_required_to_enroll().into());
+        return Err(AuthError::aal2_required_to_enroll());
     }
     Ok(())
 }

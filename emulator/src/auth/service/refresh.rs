@@ -8,7 +8,6 @@ use crate::auth::error::AuthError;
 use crate::auth::json::TokenResponse;
 use crate::auth::session_tokens::{self, Signer};
 use crate::auth::store::sessions;
-use crate::error::ApiError;
 use rusqlite::Connection;
 
 /// Exchanges the refresh token `presented` for a new access token and the token's child.
@@ -17,14 +16,14 @@ pub fn refresh_session(
     signer: Signer<'_>,
     presented: &str,
     now: i64,
-) -> Result<TokenResponse, ApiError> {
+) -> Result<TokenResponse, AuthError> {
     let transaction = connection.transaction()?;
     let token = sessions::find_refresh_token(&transaction, presented)?
         .ok_or_else(AuthError::refresh_token_not_found)?;
     if token.revoked {
         sessions::revoke_refresh_tokens(&transaction, &token.session_id, now)?;
         transaction.commit()?;
-        return Err(AuthError::refresh_token_already_used().into());
+        return Err(AuthError::refresh_token_already_used());
     }
     let child = session_tokens::rotate_refresh_token(
         &transaction,

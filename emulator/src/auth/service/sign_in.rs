@@ -1,8 +1,8 @@
 //! Signing in with a password that was already checked: a new session and its tokens.
 
+use crate::auth::error::AuthError;
 use crate::auth::json::TokenResponse;
 use crate::auth::session_tokens::{self, Signer};
-use crate::error::ApiError;
 use rusqlite::Connection;
 
 /// Starts a session for `user_id`, authenticated by its password, and answers with its tokens.
@@ -11,7 +11,7 @@ pub fn start_password_session(
     signer: Signer<'_>,
     user_id: &str,
     now: i64,
-) -> Result<TokenResponse, ApiError> {
+) -> Result<TokenResponse, AuthError> {
     let transaction = connection.transaction()?;
     let response = session_tokens::start_session(&transaction, signer, user_id, "password", now)?;
     transaction.commit()?;

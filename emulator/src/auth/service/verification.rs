@@ -7,7 +7,6 @@ use crate::auth::session_tokens::{self, Signer};
 use crate::auth::store::factors::{self, FactorRecord, FactorType};
 use crate::auth::store::sessions::{self, SessionRecord, AAL2};
 use crate::auth::{constant_time, totp};
-use crate::error::ApiError;
 use rusqlite::{Connection, Transaction};
 
 /// What a verification is about: the caller's factor, session and the code they sent for a
@@ -30,7 +29,7 @@ pub fn verify_challenge(
     signer: Signer<'_>,
     verification: &Verification,
     now: i64,
-) -> Result<TokenResponse, ApiError> {
+) -> Result<TokenResponse, AuthError> {
     let Verification {
         factor,
         session,
@@ -48,17 +47,17 @@ pub fn verify_challenge(
             .iter()
             .any(|other| other.verified)
     {
-        return Err(AuthError::aal2_required_to_verify().into());
+        return Err(AuthError::aal2_required_to_verify());
     }
     let challenge = factors::find_challenge(&transaction, challenge_id, &factor.id)?
         .ok_or_else(AuthError::challenge_not_found)?;
     if challenge.verified_at.is_some() {
-        return Err(AuthError::challenge_already_used().into());
+        return Err(AuthError::challenge_already_used());
     }
     if now > challenge.created_at + challenge_lifetime {
         factors::delete_challenge(&transaction, &challenge.id)?;
         transaction.commit()?;
-        return Err(AuthError::challenge_expired(&challenge.id).into());
+        return Err(AuthError::challenge_expired(&challenge.id));
     }
     let valid = match factor.factor_type {
         FactorType::Totp => totp_code_is_new(&transaction, factor, code, now)?,
@@ -71,8 +70,7 @@ pub fn verify_challenge(
         return Err(match factor.factor_type {
             FactorType::Totp => AuthError::invalid_totp_code(),
             FactorType::Phone => AuthError::invalid_phone_code(),
-        }
-        .into());
+        });
     }
     factors::mark_challenge_verified(&transaction, &challenge.id, now)?;
     if !factor.verified {
@@ -103,7 +101,7 @@ fn totp_code_is_new(
     factor: &FactorRecord,
     code: &str,
     now: i64,
-) -> Result<bool, ApiError> {
+) -> Result<bool, AuthError> {
     let secret = factor
         .secret
         .as_deref()

@@ -7,12 +7,13 @@ pub mod sent_sms;
 pub mod sessions;
 pub mod users;
 
+use rusqlite::Connection;
 use serde_json::Value;
 use std::fmt;
 
 /// The auth store's own error: SQLite failed, or a JSON column the emulator wrote no longer
-/// parses. Either is an internal failure to the API layer, which converts it at its edge
-/// (`impl From<StoreError> for ApiError`).
+/// parses. Either is an internal failure to the auth routes, which convert it at their edge
+/// (`impl From<StoreError> for AuthError`).
 #[derive(Debug)]
 pub enum StoreError {
     Sqlite(rusqlite::Error),
@@ -37,7 +38,7 @@ impl From<rusqlite::Error> for StoreError {
 }
 
 /// Created at start-up beside `geocache_logs` (foreign keys are switched on per connection).
-pub const AUTH_TABLES_SQL: &str = "
+const AUTH_TABLES_SQL: &str = "
 CREATE TABLE IF NOT EXISTS auth_users (
     id TEXT PRIMARY KEY,
     email TEXT NOT NULL UNIQUE,
@@ -107,6 +108,11 @@ CREATE TABLE IF NOT EXISTS emulator_sms_outbox (
     sent_at INTEGER NOT NULL
 ) STRICT;
 ";
+
+/// Creates the auth server's tables and indexes where they are missing.
+pub fn migrate(connection: &Connection) -> rusqlite::Result<()> {
+    connection.execute_batch(AUTH_TABLES_SQL)
+}
 
 /// A JSON column's value; the emulator wrote it, so a parse failure is an internal error.
 fn json_column(text: &str) -> Result<Value, StoreError> {

@@ -1,7 +1,7 @@
 //! The query-string parsers' cursor and error: a position counted in characters as Parsec counts
 //! columns, and failures worded as Parsec words them (PGRST100).
 
-use crate::error::ApiError;
+use crate::rest::error::RestError;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum QueryError {
@@ -19,15 +19,15 @@ pub enum QueryError {
     NotImplemented(String),
 }
 
-impl From<QueryError> for ApiError {
+impl From<QueryError> for RestError {
     fn from(error: QueryError) -> Self {
         match error {
             QueryError::Parse {
                 message, details, ..
-            } => ApiError::query_param(message, details),
-            QueryError::NegativeLimit => ApiError::negative_limit(),
-            QueryError::NotEmbedded(resource) => ApiError::not_embedded(&resource),
-            QueryError::NotImplemented(what) => ApiError::not_implemented(what),
+            } => RestError::query_param(message, details),
+            QueryError::NegativeLimit => RestError::negative_limit(),
+            QueryError::NotEmbedded(resource) => RestError::not_embedded(&resource),
+            QueryError::NotImplemented(what) => RestError::not_implemented(what),
         }
     }
 }

@@ -6,7 +6,7 @@
 //! is deleted, and reuse of a refresh token revokes its session's tokens.
 
 use super::support::{totp_code, AuthApp, Session};
-use crate::support::TABLE_URL;
+use crate::support::{DbResult, TABLE_URL};
 use axum::http::{Method, StatusCode};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
@@ -36,7 +36,7 @@ async fn dump(auth: &AuthApp) -> Dump {
         .app
         .state
         .db
-        .call(|connection| {
+        .call(|connection| -> DbResult<_> {
             let mut tables = BTreeMap::new();
             for table in TABLES {
                 let mut statement =

@@ -2,6 +2,7 @@
 //! internal failures.
 
 use super::support::{AuthApp, API_VERSION};
+use crate::support::DbResult;
 use axum::http::{Method, StatusCode};
 use serde_json::json;
 
@@ -85,7 +86,9 @@ async fn internal_failures_are_gotrues_unexpected_failure() {
     auth.app
         .state
         .db
-        .call(|connection| Ok(connection.execute_batch("DROP TABLE auth_factors")?))
+        .call(|connection| -> DbResult<_> {
+            Ok(connection.execute_batch("DROP TABLE auth_factors")?)
+        })
         .await
         .unwrap();
     auth.get_user(&session.access_token)

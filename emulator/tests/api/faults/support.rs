@@ -1,6 +1,7 @@
 //! A served emulator with a plan installed through the control endpoint, and the table read
 //! straight from the database (reads over HTTP would be faulted too).
 
+use crate::support::DbResult;
 use crate::wire::{request, Served, TABLE_URL};
 use axum::http::{Method, StatusCode};
 use geocache_emulator::db::DbLocation;
@@ -63,7 +64,7 @@ pub async fn stored_names(served: &Served) -> Vec<String> {
     served
         .state
         .db
-        .call(|connection| {
+        .call(|connection| -> DbResult<_> {
             let mut statement = connection.prepare("SELECT name FROM geocache_logs ORDER BY id")?;
             let names = statement
                 .query_map([], |row| row.get(0))?

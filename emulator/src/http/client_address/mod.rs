@@ -8,8 +8,14 @@
 
 use axum::http::HeaderMap;
 use std::net::IpAddr;
+use std::sync::Arc;
 
 mod extract;
+
+/// Peers whose `cf-connecting-ip` header names the client (`--trusted-proxy`); a service whose
+/// routes read [`ClientAddress`] holds them.
+#[derive(Clone, Debug, Default)]
+pub struct TrustedProxies(pub Arc<Vec<IpAddr>>);
 
 /// The header a trusted proxy names the client in (the migration's `client_address_header`).
 pub const CLIENT_ADDRESS_HEADER: &str = "cf-connecting-ip";

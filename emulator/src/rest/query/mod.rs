@@ -9,7 +9,6 @@
 mod cursor;
 mod filter;
 mod lexemes;
-#[path = "logic.rs"]
 mod logic;
 
 pub use cursor::QueryError;
@@ -428,5 +427,4 @@ pub fn parse_columns(raw: &str) -> Result<Vec<String>, QueryError> {
 }
 
 #[cfg(test)]
-#[path = "query_tests.rs"]
 mod tests;

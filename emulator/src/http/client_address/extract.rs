@@ -1,11 +1,10 @@
 //! `ClientAddress` as a handler argument: the peer from the connection, the header and the trusted
-//! proxies from the application state. Apart from the address rules so that the limiters, which
-//! the state holds, can name an address without depending on the state.
+//! proxies from the state of whichever service asks. Apart from the address rules so that the
+//! limiters, which that state holds, can name an address without depending on it.
 
-use crate::client_address::ClientAddress;
-use crate::faults::connection::ConnectionTap;
-use crate::state::AppState;
-use axum::extract::{ConnectInfo, FromRequestParts};
+use crate::http::client_address::{ClientAddress, TrustedProxies};
+use crate::http::connection::ConnectionTap;
+use axum::extract::{ConnectInfo, FromRef, FromRequestParts};
 use axum::http::request::Parts;
 use std::convert::Infallible;
 use std::net::{IpAddr, SocketAddr};
@@ -25,14 +24,19 @@ fn peer(parts: &Parts) -> Option<IpAddr> {
         })
 }
 
-impl FromRequestParts<AppState> for ClientAddress {
+impl<S> FromRequestParts<S> for ClientAddress
+where
+    S: Send + Sync,
+    TrustedProxies: FromRef<S>,
+{
     type Rejection = Infallible;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Infallible> {
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Infallible> {
+        let TrustedProxies(trusted) = TrustedProxies::from_ref(state);
         Ok(ClientAddress::resolve(
             peer(parts),
             &parts.headers,
-            &state.trusted_proxies,
+            &trusted,
         ))
     }
 }

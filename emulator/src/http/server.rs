@@ -4,10 +4,10 @@
 //! never reset) until one closes. Shutdown stops accepting, closes idle connections and lets
 //! exchanges in flight finish.
 //!
-//! Connections come from [`FaultListener`], whose [`ConnectionTap`] reaches the fault middleware
+//! Connections come from [`TappedListener`], whose [`ConnectionTap`] reaches the fault middleware
 //! as `ConnectInfo`, as under `axum::serve`.
 
-use crate::faults::connection::{ConnectionTap, FaultListener, FaultyStream};
+use crate::http::connection::{ConnectionTap, TappedListener, TappedStream};
 use axum::extract::ConnectInfo;
 use axum::serve::Listener;
 use axum::Router;
@@ -64,7 +64,7 @@ pub async fn serve(
     limits: ConnectionLimits,
     shutdown: impl Future<Output = ()>,
 ) -> io::Result<()> {
-    let mut listener = FaultListener::new(listener);
+    let mut listener = TappedListener::new(listener);
     let permits = Arc::new(Semaphore::new(limits.max_connections));
     let (stopping, stop) = watch::channel(false);
     let mut shutdown = pin!(shutdown);
@@ -97,7 +97,7 @@ pub async fn serve(
 }
 
 async fn serve_connection(
-    stream: FaultyStream,
+    stream: TappedStream,
     tap: ConnectionTap,
     router: Router,
     limits: ConnectionLimits,
@@ -178,7 +178,7 @@ impl Activity {
 
 /// A stream that records its [`Activity`].
 struct Tracked {
-    inner: FaultyStream,
+    inner: TappedStream,
     activity: Activity,
 }
 

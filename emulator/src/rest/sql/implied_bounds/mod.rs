@@ -229,5 +229,4 @@ fn test_bounds(column: Column, predicate: &Predicate) -> Bounds {
 }
 
 #[cfg(test)]
-#[path = "implied_bounds_tests.rs"]
 mod tests;

@@ -1,7 +1,7 @@
 //! Parser tests; expected errors are PostgREST 12/13's (its doctests and live answers).
 
 use super::*;
-use crate::error::ApiError;
+use crate::rest::error::RestError;
 
 fn field(name: &str) -> SelectItem {
     SelectItem::Field {
@@ -453,5 +453,4 @@ fn text_after_a_filter_path_or_column_list_is_refused() {
     assert!(message.ends_with("(line 1, column 13)"), "{message}");
 }
 
-#[path = "logic_tests.rs"]
 mod logic_trees;

@@ -1,21 +1,32 @@
 //! Randomness from the operating system: ids, refresh tokens, TOTP secrets and SMS codes.
 
-use crate::error::ApiError;
 use uuid::Uuid;
 
-pub fn bytes<const N: usize>() -> Result<[u8; N], ApiError> {
+/// The operating system gave no random bytes; every service answers it as an internal error.
+#[derive(Debug)]
+pub struct Unavailable(getrandom::Error);
+
+impl std::fmt::Display for Unavailable {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(formatter, "random: {}", self.0)
+    }
+}
+
+impl std::error::Error for Unavailable {}
+
+pub fn bytes<const N: usize>() -> Result<[u8; N], Unavailable> {
     let mut buffer = [0u8; N];
-    getrandom::fill(&mut buffer).map_err(|error| ApiError::internal(format!("random: {error}")))?;
+    getrandom::fill(&mut buffer).map_err(Unavailable)?;
     Ok(buffer)
 }
 
 /// A version 4 UUID, as `uuid.NewV4()` makes them.
-pub fn uuid() -> Result<Uuid, ApiError> {
+pub fn uuid() -> Result<Uuid, Unavailable> {
     Ok(uuid::Builder::from_random_bytes(bytes::<16>()?).into_uuid())
 }
 
 /// `len` characters drawn uniformly from `alphabet` (at most 256 characters).
-fn string_from(alphabet: &[u8], len: usize) -> Result<String, ApiError> {
+fn string_from(alphabet: &[u8], len: usize) -> Result<String, Unavailable> {
     // Rejection sampling: bytes at or above the largest multiple of the alphabet size would
     // favour the first characters.
     let size = alphabet.len();
@@ -32,12 +43,12 @@ fn string_from(alphabet: &[u8], len: usize) -> Result<String, ApiError> {
 }
 
 /// A legacy GoTrue refresh token: 12 lower-case letters and digits (`crypto.SecureAlphanumeric`).
-pub fn refresh_token() -> Result<String, ApiError> {
+pub fn refresh_token() -> Result<String, Unavailable> {
     string_from(b"abcdefghijklmnopqrstuvwxyz0123456789", 12)
 }
 
 /// A numeric one-time code (`crypto.GenerateOtp`).
-pub fn digits(len: usize) -> Result<String, ApiError> {
+pub fn digits(len: usize) -> Result<String, Unavailable> {
     string_from(b"0123456789", len)
 }
 

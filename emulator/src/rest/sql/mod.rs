@@ -5,7 +5,6 @@ use crate::rest::plan::{Condition, Ordering, Plan, Predicate};
 use crate::rest::query::{CompareOp, Direction, LogicOperator, Nulls};
 use crate::table::{Column, Row, SqlValue};
 
-#[path = "implied_bounds.rs"]
 mod implied_bounds;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -178,7 +177,7 @@ fn order_clause(ordering: &[Ordering]) -> String {
 }
 
 /// Whether the column can hold NULL: none can, `id` being the rowid and the others `NOT NULL`
-/// in `db::LOGBOOK_TABLES_SQL`.
+/// in the logbook's schema ([`crate::rest::schema::migrate`]).
 fn holds_null(column: Column) -> bool {
     match column {
         Column::Id | Column::CreatedAt | Column::Name | Column::Message => false,
@@ -279,9 +278,7 @@ mod tests {
     /// SQLite's plan for `statement`, one line per step.
     fn query_plan(statement: &Statement) -> Vec<String> {
         let connection = rusqlite::Connection::open_in_memory().unwrap();
-        connection
-            .execute_batch(crate::db::LOGBOOK_TABLES_SQL)
-            .unwrap();
+        crate::rest::schema::migrate(&connection).unwrap();
         let mut explain = connection
             .prepare(&format!("EXPLAIN QUERY PLAN {}", statement.sql))
             .unwrap();
@@ -331,9 +328,7 @@ mod tests {
     #[test]
     fn null_placement_is_left_out_exactly_for_the_not_null_columns() {
         let connection = rusqlite::Connection::open_in_memory().unwrap();
-        connection
-            .execute_batch(crate::db::LOGBOOK_TABLES_SQL)
-            .unwrap();
+        crate::rest::schema::migrate(&connection).unwrap();
         for column in Column::ALL {
             let not_null: bool = connection
                 .query_row(

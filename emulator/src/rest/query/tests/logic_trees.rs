@@ -295,7 +295,7 @@ fn malformed_trees_fail_like_postgrest() {
 
 #[test]
 fn malformed_trees_are_pgrst100_from_the_query_string() {
-    let error = ApiError::from(parse(Some("or=(id.eq.1")).unwrap_err());
+    let error = RestError::from(parse(Some("or=(id.eq.1")).unwrap_err());
     assert_eq!(error.code(), "PGRST100");
     // Logic trees are parsed after `order` and before `select` and the filters.
     let (message, _) = parse_error(parse(Some("select=;&id=bad&or=(x")));

@@ -6,9 +6,8 @@ pub mod api_keys;
 mod hmac_provider;
 mod role;
 
-pub use role::Role;
+pub use role::{Anonymity, Role};
 
-use crate::error::ApiError;
 use crate::keys::api_keys::ApiKeys;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
@@ -27,7 +26,7 @@ const DEMO_KEY_ISSUER: &str = "supabase-demo";
 /// PostgREST tolerates this much clock skew on `exp`, `nbf` and `iat`.
 const ALLOWED_SKEW_SECONDS: i64 = 30;
 
-/// Why a JWT was refused; each maps to PostgREST's error for it.
+/// Why a JWT was refused; each service words it its own way.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum JwtError {
     Empty,
@@ -43,37 +42,6 @@ pub enum JwtError {
     AudienceNotStrings,
     /// A valid token whose `role` is not one of the emulator's roles.
     UnknownRole(String),
-}
-
-impl From<JwtError> for ApiError {
-    fn from(error: JwtError) -> Self {
-        match error {
-            JwtError::Empty => {
-                ApiError::jwt_decode("Empty JWT is sent in Authorization header", None)
-            }
-            JwtError::UnexpectedParts(parts) => {
-                ApiError::jwt_decode(&format!("Expected 3 parts in JWT; got {parts}"), None)
-            }
-            JwtError::Undecodable => ApiError::jwt_decode("JWT couldn't be decoded", None),
-            JwtError::BadAlgorithm => {
-                ApiError::jwt_decode("Wrong or unsupported encoding algorithm", None)
-            }
-            JwtError::BadSignature => {
-                ApiError::jwt_decode("JWT cryptographic operation failed", None)
-            }
-            JwtError::Expired => ApiError::jwt_claims("JWT expired"),
-            JwtError::NotYetValid => ApiError::jwt_claims("JWT not yet valid"),
-            JwtError::IssuedInFuture => ApiError::jwt_claims("JWT issued at future"),
-            JwtError::ClaimsNotAnObject => ApiError::jwt_claims("Parsing claims failed"),
-            JwtError::ClaimNotNumber(claim) => {
-                ApiError::jwt_claims(&format!("The JWT '{claim}' claim must be a number"))
-            }
-            JwtError::AudienceNotStrings => {
-                ApiError::jwt_claims("The JWT 'aud' claim must be a string or an array of strings")
-            }
-            JwtError::UnknownRole(role) => ApiError::role_does_not_exist(&role),
-        }
-    }
 }
 
 #[derive(Serialize)]

@@ -53,35 +53,35 @@ fn lock(order: &Mutex<Option<Cut>>) -> std::sync::MutexGuard<'_, Option<Cut>> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-impl Connected<IncomingStream<'_, FaultListener>> for ConnectionTap {
-    fn connect_info(stream: IncomingStream<'_, FaultListener>) -> Self {
+impl Connected<IncomingStream<'_, TappedListener>> for ConnectionTap {
+    fn connect_info(stream: IncomingStream<'_, TappedListener>) -> Self {
         stream.remote_addr().clone()
     }
 }
 
 /// A TCP listener whose streams can be cut by their [`ConnectionTap`].
 #[derive(Debug)]
-pub struct FaultListener {
+pub struct TappedListener {
     inner: TcpListener,
 }
 
-impl FaultListener {
-    pub fn new(inner: TcpListener) -> FaultListener {
-        FaultListener { inner }
+impl TappedListener {
+    pub fn new(inner: TcpListener) -> TappedListener {
+        TappedListener { inner }
     }
 }
 
-impl Listener for FaultListener {
-    type Io = FaultyStream;
+impl Listener for TappedListener {
+    type Io = TappedStream;
     type Addr = ConnectionTap;
 
-    async fn accept(&mut self) -> (FaultyStream, ConnectionTap) {
+    async fn accept(&mut self) -> (TappedStream, ConnectionTap) {
         // axum's own accept loop for TCP retries failed accepts.
         let (stream, remote) = Listener::accept(&mut self.inner).await;
         // Responses go out in one piece; Nagle's delay would only blur latency figures.
         let _ = stream.set_nodelay(true);
         let tap = ConnectionTap::new(remote);
-        let stream = FaultyStream {
+        let stream = TappedStream {
             inner: stream,
             order: Arc::clone(&tap.order),
             state: WriteState::Open,
@@ -114,13 +114,13 @@ enum WriteState {
 const HEAD_END: &[u8] = b"\r\n\r\n";
 
 #[derive(Debug)]
-pub struct FaultyStream {
+pub struct TappedStream {
     inner: TcpStream,
     order: Arc<Mutex<Option<Cut>>>,
     state: WriteState,
 }
 
-impl FaultyStream {
+impl TappedStream {
     /// How many bytes of `buf` may be written now.
     fn allowance(&mut self, buf: &[u8]) -> usize {
         if let WriteState::Open = self.state {
@@ -208,7 +208,7 @@ fn cut_error() -> io::Error {
     )
 }
 
-impl AsyncRead for FaultyStream {
+impl AsyncRead for TappedStream {
     fn poll_read(
         mut self: Pin<&mut Self>,
         context: &mut Context<'_>,
@@ -221,7 +221,7 @@ impl AsyncRead for FaultyStream {
     }
 }
 
-impl AsyncWrite for FaultyStream {
+impl AsyncWrite for TappedStream {
     fn poll_write(
         mut self: Pin<&mut Self>,
         context: &mut Context<'_>,

@@ -1,11 +1,12 @@
 //! `GET /emulator/v1/sms`: the text messages the auth server "sent" (MFA codes), oldest first, for
-//! test harnesses. Not a Supabase API: it needs a service-role key (the secret key or the service_role key) in the
-//! `apikey` header (never the URL).
+//! test harnesses. Not a Supabase API: it needs a service-role key (the secret key or the
+//! service_role key) in the `apikey` header (never the URL), and answers in the emulator's own
+//! error shapes, not GoTrue's.
 
 use crate::auth::store::sent_sms;
+use crate::auth::AuthState;
 use crate::error::ApiError;
-use crate::gateway::{self, ServiceRoleKey};
-use crate::state::AppState;
+use crate::gateway::{self, Gateway, ServiceRoleKey};
 use crate::timestamp::to_go_json_text;
 use axum::extract::State;
 use axum::routing::get;
@@ -19,23 +20,23 @@ pub struct SmsJson {
     sent_at: String,
 }
 
-pub fn router(state: AppState) -> Router {
+pub fn router(state: AuthState, gateway: Gateway) -> Router {
     Router::new()
         .route("/emulator/v1/sms", get(list))
         .route_layer(middleware::from_fn_with_state(
-            state.clone(),
+            gateway,
             gateway::require_api_key_header,
         ))
         .with_state(state)
 }
 
 async fn list(
-    State(state): State<AppState>,
+    State(state): State<AuthState>,
     _: ServiceRoleKey,
 ) -> Result<Json<Vec<SmsJson>>, ApiError> {
     let messages = state
         .db
-        .call(|connection| Ok(sent_sms::list(connection)?))
+        .call(|connection| sent_sms::list(connection).map_err(ApiError::internal))
         .await?;
     Ok(Json(
         messages
