@@ -1,4 +1,5 @@
-//! `geocache-emulator` binary: flags in, server out (see `geocache_emulator::cli::config`).
+//! `geocache-emulator` binary: flags in, server out (see `geocache_emulator::cli::config`), or one
+//! of the owner's commands (`geocache_emulator::cli::commands`).
 
 use clap::Parser;
 use geocache_emulator::cli::config::Config;
@@ -6,7 +7,16 @@ use std::process::ExitCode;
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    let config = Config::parse();
+    let mut config = Config::parse();
+    if let Some(command) = config.command.take() {
+        return match command.run().await {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(error) => {
+                eprintln!("geocache-emulator: {error}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     match geocache_emulator::serve(config).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {

@@ -2,6 +2,7 @@
 //! defaults). Each service's flags are a group of their own, read once into its settings.
 
 mod auth;
+mod backups;
 mod faults;
 #[cfg(test)]
 mod flag_groups;
@@ -13,6 +14,7 @@ mod server;
 mod storage;
 
 pub use auth::AuthFlags;
+pub use backups::BackupFlags;
 pub use faults::FaultFlags;
 pub use functions::FunctionsFlags;
 pub use keys::KeyFlags;
@@ -21,6 +23,7 @@ pub use rest::RestFlags;
 pub use server::ServerFlags;
 pub use storage::StorageFlags;
 
+use crate::cli::commands::Command;
 use crate::cli::project_file::{ProjectFile, ProjectFileError};
 use crate::db::DbLocation;
 use clap::Parser;
@@ -48,6 +51,9 @@ use std::path::PathBuf;
 /// it; the secret key or the service_role key in the `apikey` header). GET
 /// /emulator/v1/realtime/sockets lists the open Realtime sockets and their channels, and DELETE
 /// drops them all, as a restart would (same key).
+///
+/// The commands `backup`, `export` and `import` work on a database file instead of serving, also
+/// while an emulator serves it; --backup-dir makes the server write backups on a schedule.
 #[derive(Debug, Clone, Parser)]
 #[command(name = "geocache-emulator", version)]
 pub struct Config {
@@ -92,6 +98,13 @@ pub struct Config {
 
     #[command(flatten)]
     pub realtime: RealtimeFlags,
+
+    #[command(flatten)]
+    pub backups: BackupFlags,
+
+    /// Without a command, the emulator serves.
+    #[command(subcommand)]
+    pub command: Option<Command>,
 }
 
 impl Config {

@@ -1,0 +1,215 @@
+//! Entries from a file (CSV: the hosted dashboard's export or ours; JSON: ours or a saved
+//! PostgREST read) added to a database with their ids and times, all or nothing.
+//!
+//! The whole file is read and checked before the database is touched: a malformed file is refused
+//! with the line or array index it breaks at, and nothing is imported. The entries are then added
+//! in one transaction. An id already stored is skipped, never overwritten; where the stored entry
+//! differs from the file's, the id is reported as a conflict. Entries keep their ids, so the
+//! identity (SQLite's AUTOINCREMENT counter) moves past them and a later sign gets a larger id.
+
+mod csv;
+mod fields;
+mod json;
+
+use crate::data::error::Place;
+use crate::data::DataError;
+use crate::db::{Database, DbLocation};
+use crate::state;
+use crate::table::Row;
+use rusqlite::{params, OptionalExtension, TransactionBehavior};
+use std::collections::HashMap;
+use std::path::Path;
+
+/// An entry read from a file, and where in it.
+#[derive(Debug)]
+pub struct Parsed {
+    pub place: Place,
+    pub row: Row,
+}
+
+/// What an import did.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Imported {
+    /// Entries added.
+    pub added: u64,
+    /// Entries whose id was already stored (the stored entry kept), conflicts included.
+    pub skipped: u64,
+    /// Ids whose stored entry differs from the file's, in id order.
+    pub conflicts: Vec<i64>,
+}
+
+/// Reads `file` whole and returns its entries, or why it is not a file to import.
+pub fn read(file: &Path) -> Result<Vec<Row>, DataError> {
+    let bytes = std::fs::read(file).map_err(DataError::io(file))?;
+    let malformed = |(place, reason): (Place, String)| DataError::Malformed {
+        file: file.to_owned(),
+        place,
+        reason,
+    };
+    let parsed = if looks_like_json(&bytes) {
+        json::parse(&bytes)
+    } else {
+        csv::parse(&bytes)
+    }
+    .map_err(malformed)?;
+    let mut seen: HashMap<i64, Place> = HashMap::with_capacity(parsed.len());
+    let mut rows = Vec::with_capacity(parsed.len());
+    for Parsed { place, row } in parsed {
+        if let Some(first) = seen.insert(row.id, place.clone()) {
+            return Err(malformed((
+                place,
+                format!("id {} appears twice (also at {first})", row.id),
+            )));
+        }
+        rows.push(row);
+    }
+    Ok(rows)
+}
+
+/// A JSON file is an array: its first character (after a byte-order mark and blanks) is `[`. A
+/// CSV file starts with its header.
+fn looks_like_json(bytes: &[u8]) -> bool {
+    let bytes = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes);
+    bytes
+        .iter()
+        .find(|byte| !byte.is_ascii_whitespace())
+        .is_some_and(|byte| *byte == b'[')
+}
+
+/// Adds the entries of `file` to the database at `database`, creating it (with every service's
+/// tables) when missing.
+pub async fn import(database: &Path, file: &Path) -> Result<Imported, DataError> {
+    let rows = read(file)?;
+    let db = Database::open(&DbLocation::File(database.to_owned()), &state::MIGRATIONS)
+        .map_err(DataError::Open)?;
+    let path = database.to_owned();
+    db.call(move |connection| add(connection, &rows).map_err(DataError::sqlite(path)))
+        .await
+}
+
+/// One IMMEDIATE transaction: the write lock is taken first, so a serving emulator's signs wait
+/// for the import (within SQLite's busy timeout) instead of either failing halfway.
+fn add(connection: &mut rusqlite::Connection, rows: &[Row]) -> rusqlite::Result<Imported> {
+    let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let mut imported = Imported::default();
+    {
+        let mut stored = transaction
+            .prepare("SELECT created_at, name, message FROM geocache_logs WHERE id = ?1")?;
+        let mut insert = transaction.prepare(
+            "INSERT INTO geocache_logs (id, created_at, name, message) VALUES (?1, ?2, ?3, ?4)",
+        )?;
+        let mut ordered: Vec<&Row> = rows.iter().collect();
+        ordered.sort_by_key(|row| row.id);
+        for row in ordered {
+            let existing: Option<(i64, String, String)> = stored
+                .query_row([row.id], |found| {
+                    Ok((found.get(0)?, found.get(1)?, found.get(2)?))
+                })
+                .optional()?;
+            match existing {
+                None => {
+                    insert.execute(params![row.id, row.created_at, row.name, row.message])?;
+                    imported.added += 1;
+                }
+                Some((created_at, name, message)) => {
+                    imported.skipped += 1;
+                    if (created_at, name.as_str(), message.as_str())
+                        != (row.created_at, row.name.as_str(), row.message.as_str())
+                    {
+                        imported.conflicts.push(row.id);
+                    }
+                }
+            }
+        }
+    }
+    transaction.commit()?;
+    Ok(imported)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entries(path: &Path) -> Vec<(i64, i64, String, String)> {
+        let connection = rusqlite::Connection::open(path).unwrap();
+        let mut statement = connection
+            .prepare("SELECT id, created_at, name, message FROM geocache_logs ORDER BY id")
+            .unwrap();
+        statement
+            .query_map([], |row| {
+                Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?))
+            })
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap()
+    }
+
+    #[tokio::test]
+    async fn entries_are_added_once_and_stored_ones_never_overwritten() {
+        let dir = tempfile::tempdir().unwrap();
+        let database = dir.path().join("new/emulator.sqlite3");
+        let file = dir.path().join("entries.csv");
+        std::fs::write(
+            &file,
+            "id,created_at,name,message\r\n\
+             7,2026-11-20 10:11:12.5+00,Ada,TFTC\r\n\
+             3,2026-11-20 10:11:12+00,Grace,Found it",
+        )
+        .unwrap();
+        let first = import(&database, &file).await.unwrap();
+        assert_eq!((first.added, first.skipped), (2, 0));
+        let stored = entries(&database);
+        assert_eq!(
+            stored,
+            [
+                (3, 1_795_169_472_000_000, "Grace".into(), "Found it".into()),
+                (7, 1_795_169_472_500_000, "Ada".into(), "TFTC".into()),
+            ]
+        );
+
+        std::fs::write(
+            &file,
+            "id,created_at,name,message\r\n\
+             7,2026-11-20 10:11:12.5+00,Ada,TFTC\r\n\
+             3,2026-11-20 10:11:12+00,Grace,Changed\r\n\
+             9,2026-11-20 10:11:13+00,Linus,New",
+        )
+        .unwrap();
+        let second = import(&database, &file).await.unwrap();
+        assert_eq!(
+            second,
+            Imported {
+                added: 1,
+                skipped: 2,
+                conflicts: vec![3],
+            }
+        );
+        let stored = entries(&database);
+        assert_eq!(
+            stored[0].3, "Found it",
+            "a stored entry is never overwritten"
+        );
+        assert_eq!(stored.len(), 3);
+    }
+
+    #[tokio::test]
+    async fn a_malformed_file_imports_nothing_and_creates_no_database() {
+        let dir = tempfile::tempdir().unwrap();
+        let database = dir.path().join("emulator.sqlite3");
+        let file = dir.path().join("entries.json");
+        std::fs::write(
+            &file,
+            r#"[{"id":1,"created_at":"2026-11-20T10:11:12Z","name":"Ada","message":"m"},
+                {"id":1,"created_at":"2026-11-20T10:11:12Z","name":"Ada","message":"m"}]"#,
+        )
+        .unwrap();
+        let error = import(&database, &file).await.unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .contains("entry at index 1: id 1 appears twice (also at entry at index 0)"),
+            "{error}"
+        );
+        assert!(!database.exists());
+    }
+}

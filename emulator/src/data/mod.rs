@@ -1,0 +1,19 @@
+//! The owner's data: backups of the whole database, and the logbook's entries exported and
+//! imported, so they can move to a hosted project and back with their ids and times.
+//!
+//! Each works on a database file while an emulator serves it. Backups and exports read through a
+//! connection of their own, opened read-only, inside one read transaction: under WAL that is a
+//! snapshot of what was committed when it began, and the serving emulator's writers never wait for
+//! it. An import writes in one transaction, so it is all or nothing.
+//!
+//! This sits above the services: a new database gets every service's tables
+//! ([`crate::state::MIGRATIONS`]).
+
+pub mod backup;
+pub mod error;
+pub mod export;
+pub mod import;
+pub mod schedule;
+mod source;
+
+pub use error::DataError;
