@@ -9,19 +9,25 @@ use std::path::{Path, PathBuf};
 
 #[derive(Debug, Clone, Subcommand)]
 pub enum Command {
-    /// Write a consistent copy of the whole database (entries, accounts, factors, sessions,
-    /// storage rows; not the object files in storage/) to OUT, readable by its owner only. It
-    /// works while an emulator serves the database and never changes it. Restoring is starting
-    /// an emulator with --db on the copy.
+    /// Copy the whole database to OUT, consistently, while an emulator may serve it.
+    ///
+    /// The copy holds the entries, accounts, factors, sessions and storage rows (not the object
+    /// files in storage/), everything committed before it began, and is readable by its owner
+    /// only. The database is never changed nor held up. Restoring is starting an emulator with
+    /// --db on the copy.
     Backup(BackupArgs),
-    /// Write every entry of the logbook, ordered by id, to standard output: `sql` for psql to
-    /// apply to a hosted project (ids and times kept), `csv` as the hosted dashboard exports the
-    /// table, `json` as PostgREST returns rows.
+    /// Write every entry of the logbook, ordered by id, to standard output.
+    ///
+    /// `sql` (the default) is a script psql applies to a hosted project as the table's owner,
+    /// keeping ids and times; `csv` is the hosted dashboard's CSV export of the table; `json` is
+    /// an array of rows as PostgREST returns them.
     Export(ExportArgs),
-    /// Add the entries of FILE (CSV: the hosted dashboard's export or ours; JSON: ours or a saved
-    /// PostgREST read) with their ids and times, creating the database when missing. Ids already
-    /// stored are skipped, never overwritten (those that differ are listed as conflicts). A
-    /// malformed file is refused, naming its line or array index, and nothing is imported.
+    /// Add the entries of a CSV or JSON file with their ids and times.
+    ///
+    /// FILE is CSV (the hosted dashboard's export, or ours) or JSON (ours, or a saved PostgREST
+    /// read). The database is created when missing. Ids already stored are skipped, never
+    /// overwritten; those whose stored entry differs are listed as conflicts. A malformed file
+    /// is refused, naming its line or array index, and nothing is imported.
     Import(ImportArgs),
 }
 
@@ -139,5 +145,71 @@ fn unfinished(error: tokio::task::JoinError) -> DataError {
     DataError::Io {
         path: PathBuf::from("geocache-emulator"),
         error: std::io::Error::other(error.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::config::Config;
+    use clap::Parser;
+
+    #[test]
+    fn commands_take_their_own_flags_and_no_server_flags() {
+        let config =
+            Config::try_parse_from(["geocache-emulator", "backup", "--db", "a.db", "out.db"])
+                .unwrap();
+        let Some(Command::Backup(args)) = config.command else {
+            panic!("not a backup: {:?}", config.command);
+        };
+        assert_eq!(
+            (args.db, args.out, args.force),
+            ("a.db".into(), "out.db".into(), false)
+        );
+        let config =
+            Config::try_parse_from(["geocache-emulator", "export", "--db", "a.db"]).unwrap();
+        assert!(matches!(
+            config.command,
+            Some(Command::Export(ExportArgs {
+                format: ExportFormat::Sql,
+                ..
+            }))
+        ));
+        for args in [
+            &[
+                "geocache-emulator",
+                "--port",
+                "5",
+                "backup",
+                "--db",
+                "a",
+                "b",
+            ][..],
+            &["geocache-emulator", "backup", "out.db"],
+            &[
+                "geocache-emulator",
+                "export",
+                "--db",
+                "a",
+                "--format",
+                "xml",
+            ],
+            &["geocache-emulator", "import", "--db", "a"],
+        ] {
+            assert!(Config::try_parse_from(args).is_err(), "{args:?}");
+        }
+        assert!(Config::try_parse_from(["geocache-emulator"])
+            .unwrap()
+            .command
+            .is_none());
+    }
+
+    #[tokio::test]
+    async fn an_in_memory_database_is_refused() {
+        let command = Command::Import(ImportArgs {
+            db: ":memory:".into(),
+            file: "entries.csv".into(),
+        });
+        assert!(matches!(command.run().await, Err(DataError::NotAFile)));
     }
 }

@@ -55,7 +55,11 @@ use std::path::PathBuf;
 /// The commands `backup`, `export` and `import` work on a database file instead of serving, also
 /// while an emulator serves it; --backup-dir makes the server write backups on a schedule.
 #[derive(Debug, Clone, Parser)]
-#[command(name = "geocache-emulator", version)]
+#[command(
+    name = "geocache-emulator",
+    version,
+    args_conflicts_with_subcommands = true
+)]
 pub struct Config {
     /// Address to listen on.
     #[arg(long, default_value = "127.0.0.1")]
