@@ -9,7 +9,7 @@ import type { Page } from '@playwright/test';
 import { findFreePort } from '../../scripts/lib/ports.mjs';
 import { startVitePreview, type RunningVite } from '../../scripts/lib/vite.mjs';
 import type { RunningEmulator } from '../../scripts/lib/emulator.mjs';
-import { expect, logbookPage, test } from './fixtures.ts';
+import { defaultPageEnv, expect, logbookPage, test } from './fixtures.ts';
 
 test.skip(({ pageServer }) => pageServer !== 'production', 'checks the production build (project "production")');
 
@@ -50,14 +50,13 @@ function shownEntryScript(page: Page): Promise<string | null | undefined> {
   return page.evaluate(() => document.querySelector('script[type="module"]')?.getAttribute('src'));
 }
 
-/** A build of the page for `emulator`, the logbook open or closed; `timeoutMs` makes two builds differ in code. */
-function pageEnv(emulator: RunningEmulator, logbookOpen: boolean, timeoutMs = 30_000): Record<string, string> {
-  return {
-    VITE_SUPABASE_URL: emulator.url,
-    VITE_SUPABASE_PUBLISHABLE_KEY: emulator.publishableKey,
-    VITE_LOGBOOK_OPEN: String(logbookOpen),
-    VITE_REQUEST_TIMEOUT_MS: String(timeoutMs),
-  };
+/**
+ * A build of the page for `emulator`, the logbook open or closed: the one the other tests of this worker use (so it
+ * is built once), or with another request timeout, which makes a build that differs in code.
+ */
+function pageEnv(emulator: RunningEmulator, logbookOpen: boolean, timeoutMs?: number): Record<string, string> {
+  const env = defaultPageEnv(emulator, logbookOpen);
+  return timeoutMs === undefined ? env : { ...env, VITE_REQUEST_TIMEOUT_MS: String(timeoutMs) };
 }
 
 /** How Playwright reports a visit the page replaced with a navigation of its own (a worker's reload of it). */
@@ -260,7 +259,7 @@ test.describe('a new deploy', () => {
   });
 
   async function twoBuilds(build: (env: Record<string, string>) => Promise<string>, emulator: RunningEmulator) {
-    const [first, second] = await Promise.all([build(pageEnv(emulator, true, 30_000)), build(pageEnv(emulator, true, 30_001))]);
+    const [first, second] = await Promise.all([build(pageEnv(emulator, true)), build(pageEnv(emulator, true, 30_001))]);
     const [firstEntry, secondEntry] = await Promise.all([entryScript(first), entryScript(second)]);
     expect(firstEntry).not.toBe(secondEntry);
     return { first, second, firstEntry, secondEntry };
