@@ -1,6 +1,5 @@
 import { env } from '@/config/env';
 import { LOGBOOK_TITLE } from '@/content/logbook-title';
-import type { EntryRows } from '@/features/logbook/api/entry-types';
 import { readCopyEarly } from '@/features/logbook/device-copy/early-read';
 import { plainRows } from '@/features/logbook/device-copy/plain-rows';
 import { earlyPaintOf } from '@/features/logbook/first-paint/early-paint-handle';
@@ -13,6 +12,7 @@ import { untilFirstEntries } from './until-first-entries';
 import './global.css';
 // Linked from index.html by the build, so the prerendered teaser's first paint is styled.
 import '@/features/teaser/components/teaser.css';
+import type { EntryRows } from '@/features/logbook/types';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

@@ -1,5 +1,11 @@
 import { useCallback, useLayoutEffect, useRef, type RefObject } from 'react';
-import type { EntryList, Shown } from './entry-types';
+import type { EntryList } from '../types';
+
+/** What the list shows, and every client list to keep while it is shown or about to be (`rows` included). */
+export interface Shown {
+  readonly rows: EntryList;
+  readonly lists: readonly EntryList[];
+}
 
 export interface EntryListMemory {
   /** The last `Shown` handed to `show`: what is on screen, or about to be. */

@@ -1,5 +1,5 @@
 import { loadClientCode, loadedClientCode } from './client-code';
-import type { EntryList, EntryRows } from './entry-types';
+import type { EntryList, EntryRows } from '../types';
 
 /** One read of every entry, page by page, that can be taken over by whoever shows it after it started. */
 export interface EntryPages {

@@ -2,7 +2,8 @@ import { act, renderHook } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { takeConsoleErrors } from '@/testing/console';
 import { getClient } from './client';
-import { signLogbook, useSignLogbook, type NewEntry, type SignOptions, type SignResult } from './sign-logbook';
+import { signLogbook, useSignLogbook, type SignResult } from './sign-logbook';
+import type { NewEntry, SignOptions } from '../types';
 
 vi.mock('./client', () => ({ getClient: vi.fn() }));
 

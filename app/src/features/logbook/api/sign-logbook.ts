@@ -1,10 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { NewEntry, PlainRequest, SignOptions } from 'geocache-client';
 import { couldNotReachServer } from '../outbox/queueable';
 import { loadClientCode, loadedClientCode } from './client-code';
 import { OfflineSignError } from './offline-sign-error';
-
-export type { NewEntry, PlainRequest, SignOptions };
+import type { NewEntry, PlainRequest, SignOptions } from '../types';
 
 /**
  * Inserts one entry exactly as given (no trimming). With `options.idempotencyKey` (the key of an

@@ -1,16 +1,15 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { whenIdle } from '@/lib/when-idle';
 import { mergeNewer } from '../device-copy/catch-up';
-import { keepCopy, openDeviceCopy, type DeviceCopy, type KeptCopy } from '../device-copy/copy-store';
+import { keepCopy, openDeviceCopy, type DeviceCopy } from '../device-copy/copy-store';
 import { earlyReadFound } from '../device-copy/early-read';
-import type { KeptEntry } from '../device-copy/newest-first';
 import { plainRows } from '../device-copy/plain-rows';
 import { isClientLoadFailure } from './client-code';
-import { useEntryListMemory } from './entry-list-memory';
+import { useEntryListMemory, type Shown } from './entry-list-memory';
 import { startEntryPages, type EntryPages } from './entry-pages';
-import type { EntryList, EntryRows, Shown } from './entry-types';
 import { peekPrefetched, takePrefetched } from './prefetch-entries';
 import { startVisitRead, type VisitPlan, type VisitRead } from './visit-read';
+import type { EntryList, EntryRows, KeptCopy, KeptEntry, ReadState } from '../types';
 
 /** The list before the first page arrives. Its readers are never called: it has no rows. */
 const NO_ENTRIES: EntryRows = {
@@ -38,9 +37,6 @@ function keptBefore(visit: VisitRead | undefined): EntryRows | null {
 function keptFoundBefore(visit: VisitRead | undefined): KeptCopy | null | undefined {
   return visit?.settled?.kept ?? earlyReadFound();
 }
-
-/** How the first read of this visit stands. */
-export type ReadState = 'loading' | 'loaded' | 'failed';
 
 export interface LogEntriesState {
   /**

@@ -1,8 +1,9 @@
 import { planRead, type ReadPlan } from '../device-copy/catch-up';
 import { headIsWhole } from '../device-copy/copy-layout';
-import { openDeviceCopy, type DeviceCopy, type KeptCopy } from '../device-copy/copy-store';
+import { openDeviceCopy, type DeviceCopy } from '../device-copy/copy-store';
 import { takeEarlyRead } from '../device-copy/early-read';
 import { startEntryPages, type EntryPages } from './entry-pages';
+import type { KeptCopy } from '../types';
 
 /** What the visit found on the device and the read it chose for it. */
 export interface VisitPlan {

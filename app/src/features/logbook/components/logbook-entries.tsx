@@ -1,14 +1,13 @@
 import type { ReactNode } from 'react';
 import { liveChannel } from '../api/live-channel';
 import { readNewer } from '../api/read-newer';
-import type { EntryRows } from '../api/entry-types';
-import type { ReadState } from '../api/use-log-entries';
 import type { OwnSigns } from '../live/own-signs';
 import { useLiveLogbook } from '../live/use-live-logbook';
 import { LiveRegion } from '../status/live-region';
 import { STATUS } from '../status/messages';
 import { useListStatus } from '../status/use-list-status';
 import { EntryList } from './entry-list';
+import type { EntryRows, ReadState } from '../types';
 
 interface LogbookEntriesProps {
   /** What this visit's reads show (the device's copy until the first page arrives), and how the read stands. */

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { listenForAnnouncements } from '@/components/announcements/page-announcement';
 import { LOGBOOK_TITLE } from '@/content/logbook-title';
-import { useSignLogbook, type NewEntry } from '../api/sign-logbook';
+import { useSignLogbook } from '../api/sign-logbook';
 import { useClientReady } from '../api/use-client-ready';
 import { useLogEntries } from '../api/use-log-entries';
 import { OwnSigns } from '../live/own-signs';
@@ -15,6 +15,7 @@ import { LogbookEntries } from './logbook-entries';
 import { PendingSigns } from './pending-signs';
 import { SignForm, type SignFields } from './sign-form';
 import './logbook.css';
+import type { NewEntry } from '../types';
 
 const EMPTY: SignFields = { name: '', message: '' };
 

@@ -1,6 +1,7 @@
 import { earlyPaintOf } from '../first-paint/early-paint-handle';
 import { COPY_DB, COPY_STORE, HEAD_KEY, WHOLE_KEY } from './copy-database';
-import { readHead, readWhole, type KeptHead } from './copy-layout';
+import { readHead, readWhole } from './copy-layout';
+import type { KeptHead } from '../types';
 
 let reading: Promise<KeptHead | null> | undefined;
 let found: KeptHead | null | undefined;

@@ -1,5 +1,5 @@
 import { PAINTED_CARDS } from '../first-paint/paint-entries';
-import type { KeptEntry } from './newest-first';
+import type { KeptEntry } from '../types';
 
 /**
  * The newest entries of the copy, as many as the served page paints, also kept in localStorage under this key:

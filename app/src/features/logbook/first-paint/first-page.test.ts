@@ -3,10 +3,10 @@ import { deferred } from '@/testing/deferred';
 import { fakeReads, readAt } from '@/testing/fake-paged-read';
 import { getClient } from '../api/client';
 import { loadClientCode } from '../api/client-code';
-import type { EntryRows } from '../api/entry-types';
 import { startEntryPages } from '../api/entry-pages';
 import type { VisitPlan } from '../api/visit-read';
 import { paintFirstPage } from './first-page';
+import type { EntryRows } from '../types';
 
 vi.mock('../api/client', () => ({ getClient: vi.fn() }));
 

@@ -1,5 +1,5 @@
-import type { EntryRows } from '../api/entry-types';
 import type { VisitRead } from '../api/visit-read';
+import type { EntryRows } from '../types';
 
 /**
  * Paints a first visit's first page as soon as the wasm client has read it, before React has loaded: `paint` is

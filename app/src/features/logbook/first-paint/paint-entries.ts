@@ -1,6 +1,6 @@
-import type { EntryRows } from '../api/entry-types';
 import { formatCreatedAt } from '../components/format-created-at';
 import { MESSAGE_LIMIT, NAME_LIMIT, textStart } from '../components/text-start';
+import type { EntryRows } from '../types';
 
 /**
  * Cards painted: as many as a phone's screen shows below the form, with some to spare. Each costs layout in the frame

@@ -1,10 +1,8 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { whenIdle } from '@/lib/when-idle';
-import type { EntryRows } from '../api/entry-types';
-import type { KeptEntry } from '../device-copy/newest-first';
 import { addArrivals, idsOf, notListed, withArrivals } from './arrivals';
 import { catchUpSince } from './catch-up-since';
-import type { LiveEntries } from './live-entries';
+import type { EntryRows, KeptEntry, LiveEntries } from '../types';
 
 const NONE: readonly KeptEntry[] = [];
 

@@ -1,11 +1,9 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import type { EntryRows } from '../api/entry-types';
 import { openDeviceCopy } from '../device-copy/copy-store';
-import type { KeptEntry } from '../device-copy/newest-first';
 import { ArrivalKeeper } from './arrival-keeper';
-import type { LiveEntries } from './live-entries';
 import type { OwnSigns } from './own-signs';
 import { useLiveEntries } from './use-live-entries';
+import type { EntryRows, KeptEntry, LiveEntries } from '../types';
 
 export interface LiveLogbookInput {
   readonly source: LiveEntries | null;
