@@ -14,7 +14,7 @@ const fromHere = (file: string) => fileURLToPath(new URL(file, import.meta.url))
  * download them first, sharing the slow network with the wasm client and delaying the entries.
  */
 export const FIRST_ENTRIES_MODULES = [
-  fromHere('../src/features/logbook/api/prefetch-entries.ts'),
+  fromHere('../src/features/logbook/reads/prefetch-entries.ts'),
   fromHere('../src/features/logbook/api/client.ts'),
 ];
 

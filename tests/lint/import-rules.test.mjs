@@ -41,7 +41,7 @@ const FIXTURES = [
     name: 'a feature importing another feature through the alias',
     folder: 'features/teaser',
     file: 'cross-feature.ts',
-    source: "import { useLogEntries } from '@/features/logbook/api/use-log-entries';\nexport const hook = useLogEntries;\n",
+    source: "import { useLogEntries } from '@/features/logbook/reads/use-log-entries';\nexport const hook = useLogEntries;\n",
     breaks: [RESTRICTED],
     says: 'Features do not import each other',
   },

@@ -41,7 +41,7 @@ function mockLazyModules() {
     loaded.renderApp += 1;
     return { renderApp };
   });
-  vi.doMock('@/features/logbook/api/prefetch-entries', () => {
+  vi.doMock('@/features/logbook/reads/prefetch-entries', () => {
     if (failures.prefetchEntries) throw failures.prefetchEntries;
     loaded.prefetch += 1;
     return { prefetchLogEntries };

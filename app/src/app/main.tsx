@@ -93,7 +93,7 @@ if (env.logbookOpen || !root.firstElementChild) {
     // it lacks once the wasm client is ready (the logbook takes the read over when it renders). On a first visit its
     // first page is painted as soon as it is read. If the chunk fails, the logbook's own load (App.tsx) tries again
     // and reports it.
-    const read = keptShown.then(() => import('@/features/logbook/api/prefetch-entries')).then(
+    const read = keptShown.then(() => import('@/features/logbook/reads/prefetch-entries')).then(
       ({ prefetchLogEntries }) => paintFirstPage(prefetchLogEntries(), (firstPage) => paintBeforeReact(firstPage, 'geocache:first-page-painted')),
       () => false,
     );

@@ -8,7 +8,7 @@ import { fakeEntryList } from '@/testing/fake-entry-list';
 import { getClient } from '../api/client';
 import { Logbook } from './logbook';
 import { loadClientCode } from '../api/client-code';
-import { OfflineSignError } from '../api/offline-sign-error';
+import { OfflineSignError } from '../sign/offline-sign-error';
 import { OutboxDeliveryError } from '../outbox/delivery-error';
 import { OUTBOX_CHANNEL } from '../outbox/outbox-channel';
 import { openOutbox } from '../outbox/outbox-store';

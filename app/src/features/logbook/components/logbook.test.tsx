@@ -7,7 +7,7 @@ import { expectConsoleErrors } from '@/testing/console';
 import { fakeEntryList, freeSpy } from '@/testing/fake-entry-list';
 import { fakeReads, readAt, type FakeReads } from '@/testing/fake-paged-read';
 import { getClient } from '../api/client';
-import { prefetchLogEntries } from '../api/prefetch-entries';
+import { prefetchLogEntries } from '../reads/prefetch-entries';
 import { Logbook } from './logbook';
 import { loadClientCode } from '../api/client-code';
 import type { EntryList, ListOptions, LogEntry, NewEntry } from '../types';

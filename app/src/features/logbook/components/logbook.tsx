@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { listenForAnnouncements } from '@/components/announcements/page-announcement';
 import { LOGBOOK_TITLE } from '@/content/logbook-title';
-import { useSignLogbook } from '../api/sign-logbook';
-import { useClientReady } from '../api/use-client-ready';
-import { useLogEntries } from '../api/use-log-entries';
+import { useSignLogbook } from '../sign/use-sign-logbook';
+import { useClientReady } from '../sign/use-client-ready';
+import { useLogEntries } from '../reads/use-log-entries';
 import { OwnSigns } from '../live/own-signs';
 import type { OutboxDeliveryError } from '../outbox/delivery-error';
 import type { SignNote } from '../outbox/sign-news';

@@ -1,24 +1,24 @@
-import { startVisitRead, type VisitRead } from './visit-read';
+import { startFirstRead, type FirstRead } from './first-read';
 
-let prefetched: VisitRead | undefined;
+let prefetched: FirstRead | undefined;
 
 /**
  * Starts the visit's read (the device's copy, then the entries it lacks) as soon as the client is ready, before React has rendered the logbook; the
  * logbook's first load takes it over, pages already read included (an error then reaches the same
  * console.error).
  */
-export function prefetchLogEntries(): VisitRead {
-  prefetched ??= startVisitRead();
+export function prefetchLogEntries(): FirstRead {
+  prefetched ??= startFirstRead();
   return prefetched;
 }
 
 /** The prefetched read, if one is waiting to be taken over (not taking it). */
-export function peekPrefetched(): VisitRead | undefined {
+export function peekPrefetched(): FirstRead | undefined {
   return prefetched;
 }
 
 /** The prefetched read, once: later loads read afresh. */
-export function takePrefetched(): VisitRead | undefined {
+export function takePrefetched(): FirstRead | undefined {
   const taken = prefetched;
   prefetched = undefined;
   return taken;

@@ -4,11 +4,11 @@ import { mergeNewer } from '../device-copy/catch-up';
 import { keepCopy, openDeviceCopy, type DeviceCopy } from '../device-copy/copy-store';
 import { earlyReadFound } from '../device-copy/early-read';
 import { plainRows } from '../device-copy/plain-rows';
-import { isClientLoadFailure } from './client-code';
+import { isClientLoadFailure } from '../api/client-code';
 import { useEntryListMemory, type Shown } from './entry-list-memory';
-import { startEntryPages, type EntryPages } from './entry-pages';
+import { startEntryPages, type EntryPages } from '../api/entry-pages';
 import { peekPrefetched, takePrefetched } from './prefetch-entries';
-import { startVisitRead, type VisitPlan, type VisitRead } from './visit-read';
+import { startFirstRead, type VisitPlan, type FirstRead } from './first-read';
 import type { EntryList, EntryRows, KeptCopy, KeptEntry, ReadState } from '../types';
 
 /** The list before the first page arrives. Its readers are never called: it has no rows. */
@@ -25,7 +25,7 @@ function noRow(): never {
 }
 
 /** The device's copy a read started before the first render has already found, as the list reads it. */
-function keptBefore(visit: VisitRead | undefined): EntryRows | null {
+function keptBefore(visit: FirstRead | undefined): EntryRows | null {
   const found = keptFoundBefore(visit);
   return found ? plainRows(found.entries) : null;
 }
@@ -34,7 +34,7 @@ function keptBefore(visit: VisitRead | undefined): EntryRows | null {
  * The copy found before the first render: by the prefetched read, or by main.tsx's early read it will plan from (only
  * the copy's newest entries when it holds more: the whole copy follows with the plan).
  */
-function keptFoundBefore(visit: VisitRead | undefined): KeptCopy | null | undefined {
+function keptFoundBefore(visit: FirstRead | undefined): KeptCopy | null | undefined {
   return visit?.settled?.kept ?? earlyReadFound();
 }
 
@@ -54,7 +54,7 @@ export interface LogEntriesState {
 }
 
 /**
- * Shows the entries kept on this device at once, then reads what the visit needs (api/visit-read.ts): with a copy
+ * Shows the entries kept on this device at once, then reads what the visit needs (first-read.ts): with a copy
  * reconciled within a day, only the entries from a minute before its newest, merged into it by id; otherwise every
  * entry, in pages, each shown as it arrives, and kept as the new copy (entries removed meanwhile go away). A
  * `reload()` (after a sign) always reads every entry: it shows its fresh pages so far followed by the older part
@@ -149,7 +149,7 @@ export function useLogEntries(): LogEntriesState {
         readWhole(startEntryPages());
         return;
       }
-      const visit = takePrefetched() ?? startVisitRead();
+      const visit = takePrefetched() ?? startFirstRead();
       copy.current = visit.copy;
       const start = ({ kept: found, plan }: VisitPlan) => {
         if (found !== null && mounted.current) {
