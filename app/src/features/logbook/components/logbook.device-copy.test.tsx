@@ -63,7 +63,7 @@ describe('a visit with the device copy', () => {
       message: 'm',
     }));
     await keep([bo, ...older], Date.now() - 1000);
-    // As main.tsx does before React has loaded: only the copy's newest entries are read.
+    // As the start-up does before React has loaded: only the copy's newest entries are read.
     expect((await readCopyEarly())?.entries).toHaveLength(HEAD_ENTRIES);
     listEntries.mockImplementation(() => Promise.resolve(fakeEntryList([cy, bo])));
     render(<Logbook />);

@@ -7,7 +7,7 @@ import type { CopyTimes, KeptCopy, KeptEntry, KeptHead } from '../types';
 
 /**
  * The copy is two records (copy-database.ts), written in one transaction: one structured clone each, fast enough to
- * finish before a visitor leaves the page even for a long logbook on a slow phone (a record per entry took seconds
+ * finish before a visitor leaves the page even for a long logbook on a slow phone (a record per entry is far slower
  * there), and a visit that leaves mid-write keeps the previous copy whole. The older layout's one record is read
  * where it is present, and removed by the next write.
  */

@@ -78,7 +78,7 @@ function servedRoot(root: Served): HTMLElement {
   return mount;
 }
 
-/** Starts the logbook as main.tsx does; `reactLoaded` turns true once the page would load React. */
+/** Starts the logbook as the page's entry script does (src/app/main.tsx); `reactLoaded` turns true once the page would load React. */
 async function start(root: Served = 'prerendered logbook') {
   const mount = servedRoot(root);
   const { startLogbook } = await import('./start-up');

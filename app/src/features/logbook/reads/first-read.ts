@@ -34,8 +34,8 @@ export function startFirstRead(now: number = Date.now()): FirstRead {
   }
   const copy = openDeviceCopy();
   const readWhole = () => copy.then((opened) => opened?.read() ?? null).catch(() => null);
-  // The copy's newest entries main.tsx read before anything else had loaded, if it did: not read a second time, and
-  // the whole copy (which the read's plan and the list need) read only when it holds more.
+  // The copy's newest entries, if they were read before anything else had loaded (first-paint/start-up.ts): not read
+  // a second time, and the whole copy (which the read's plan and the list need) read only when it holds more.
   const early = takeEarlyRead();
   const kept = early === undefined ? readWhole() : early.then((head) => (head === null || headIsWhole(head) ? head : readWhole()));
   const plan = kept.then((found) => ({ kept: found, plan: planRead(found, now) }));

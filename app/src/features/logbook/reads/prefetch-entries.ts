@@ -3,9 +3,9 @@ import { startFirstRead, type FirstRead } from './first-read';
 let prefetched: FirstRead | undefined;
 
 /**
- * Starts the visit's read (the device's copy, then the entries it lacks) as soon as the client is ready, before React has rendered the logbook; the
- * logbook's first load takes it over, pages already read included (an error then reaches the same
- * console.error).
+ * Starts the visit's read (the device's copy, then the entries it lacks, once the client is ready) before React has
+ * rendered the logbook; the logbook's reads take it over when they open, pages already read included (an error then
+ * reaches the same console.error).
  */
 export function prefetchLogEntries(): FirstRead {
   prefetched ??= startFirstRead();

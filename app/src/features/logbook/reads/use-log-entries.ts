@@ -15,7 +15,7 @@ function pageReads(): VisitReads {
     firstRead: () => takePrefetched() ?? startFirstRead(),
     wholeRead: () => startEntryPages(),
     openCopy: openDeviceCopy,
-    // Found by the read main.tsx started, or by the early read it will plan from (only the copy's newest entries when
+    // Found by the read the start-up began, or by the early read it will plan from (only the copy's newest entries when
     // it holds more: the whole copy follows with the plan).
     keptBefore: peekPrefetched()?.settled?.kept ?? earlyReadFound(),
     live: { source: liveChannel, readNewer, keeper: new ArrivalKeeper(openDeviceCopy) },
