@@ -109,8 +109,9 @@ export class VisitReads {
   }
 
   /**
-   * Stops: every read in flight frees its lists as they arrive, and nothing is shown any more. A later `open` reads
-   * afresh: React may unmount and mount the same logbook in development.
+   * Stops: every read in flight frees its lists as they arrive, and the snapshot no longer changes (the lists it
+   * reads go with it: ListMemory). A later `open` reads afresh: React may unmount and mount the same logbook in
+   * development.
    */
   close(): void {
     this.opened = false;
