@@ -261,6 +261,43 @@ mod tests {
     }
 
     #[test]
+    fn each_relation_resolves_only_its_own_columns() {
+        let plan_on = |relation: Relation, raw: &str| {
+            plan_for(relation, &query::parse(Some(raw)).expect("parses"))
+        };
+        let changes = plan_on(Relation::Changes, "select=*&seq=gt.3&order=seq.desc").unwrap();
+        let keys: Vec<&str> = changes
+            .projection
+            .0
+            .iter()
+            .map(|(key, _)| key.as_str())
+            .collect();
+        assert_eq!(keys, ["seq", "entry_id", "change", "changed_at"]);
+        assert_eq!(
+            changes.conditions,
+            [test(
+                Column::Seq,
+                Predicate::Compare(CompareOp::Gt, SqlValue::Integer(3))
+            )]
+        );
+        let error = plan_on(Relation::Changes, "select=name").unwrap_err();
+        let RestError::Postgrest(error) = error else {
+            panic!("a PostgREST error")
+        };
+        assert_eq!(
+            (error.code.as_ref(), error.message.as_str()),
+            ("42703", "column geocache_log_changes.name does not exist")
+        );
+        assert!(plan_on(Relation::Removed, "removed_at=lt.2024-05-01T00:00:00Z").is_ok());
+        assert_eq!(
+            plan_on(Relation::Logs, "select=removed_at")
+                .unwrap_err()
+                .code(),
+            "42703"
+        );
+    }
+
+    #[test]
     fn unknown_columns_are_42703_wherever_they_appear() {
         for raw in ["select=nope", "nope=eq.1", "order=nope.desc"] {
             let error = plan_of(raw).unwrap_err();

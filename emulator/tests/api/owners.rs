@@ -318,29 +318,18 @@ async fn only_an_owner_at_aal2_may_list_or_restore() {
                     ),
                 );
         }
+        // EXECUTE is granted to authenticated only.
         let function = path.rsplit('/').next().unwrap();
-        owned
-            .app
-            .anon(Method::POST, path)
-            .json(&body)
-            .send()
-            .await
-            .assert_postgrest_error(
-                StatusCode::UNAUTHORIZED,
+        for (request, status) in [
+            (owned.app.anon(Method::POST, path), StatusCode::UNAUTHORIZED),
+            (owned.app.service(Method::POST, path), StatusCode::FORBIDDEN),
+        ] {
+            request.json(&body).send().await.assert_postgrest_error(
+                status,
                 "42501",
                 &format!("permission denied for function {function}"),
             );
-        owned
-            .app
-            .service(Method::POST, path)
-            .json(&body)
-            .send()
-            .await
-            .assert_postgrest_error(
-                StatusCode::FORBIDDEN,
-                "42501",
-                &format!("permission denied for function {function}"),
-            );
+        }
     }
     assert!(owned.app.all_rows().await.is_empty());
 }
