@@ -215,6 +215,11 @@ test('TOTP: enroll, challenge, verify to aal2, list factors, unenroll', async (t
   );
   assert.ok(factor.totp.qr_code.startsWith('data:image/svg+xml;utf-8,<?xml'), factor.totp.qr_code.slice(0, 60));
   assert.ok(factor.totp.qr_code.includes('<svg'));
+  // The data URL auth-js built, as a browser reads it (fetch's data: URL processor drops a fragment): the whole SVG.
+  assert.ok(!factor.totp.qr_code.includes('#'), 'a # would end the URL there');
+  const image = await fetch(factor.totp.qr_code);
+  assert.equal(image.headers.get('content-type'), 'image/svg+xml');
+  assert.equal(await image.text(), factor.totp.qr_code.slice('data:image/svg+xml;utf-8,'.length));
   // The authenticator app reads the same secret from the URI.
   const parsed = OTPAuth.URI.parse(factor.totp.uri);
   assert.ok(parsed instanceof OTPAuth.TOTP);

@@ -311,5 +311,10 @@ test('applying the migrations again keeps the receipts: a resend is still skippe
   assert.deepEqual((await send(api, { headers: { [KEY_HEADER]: key }, body: [{ name, message: 'x' }] })).rows, []);
   assert.equal(await stored(name), 1);
   const triggers = await admin.query(`select tgname from pg_trigger where tgrelid = $1::regclass and not tgisinternal order by tgname`, [TABLE]);
-  assert.deepEqual(triggers.rows, [{ tgname: 'geocache_logs_sign_limit' }, { tgname: 'geocache_logs_sign_once' }]);
+  assert.deepEqual(triggers.rows.map((row) => row.tgname), [
+    'geocache_logs_added',
+    'geocache_logs_removed',
+    'geocache_logs_sign_limit',
+    'geocache_logs_sign_once',
+  ]);
 });
