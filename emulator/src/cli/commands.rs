@@ -1,6 +1,8 @@
-//! The owner's commands beside serving: `backup`, `export` and `import` (see [`crate::data`]).
-//! Each works on a database file while an emulator serves it.
+//! The owner's commands beside serving: `backup`, `export` and `import` (see [`crate::data`]),
+//! and `owner` (see [`crate::cli::owner`]). Each works on a database file while an emulator
+//! serves it.
 
+use crate::cli::owner::{self, OwnerCommand, OwnerError};
 use crate::data::export::{self, Format};
 use crate::data::{backup, import, DataError};
 use clap::{Args, Subcommand, ValueEnum};
@@ -29,6 +31,34 @@ pub enum Command {
     /// overwritten; those whose stored entry differs are listed as conflicts. A malformed file
     /// is refused, naming its line or array index, and nothing is imported.
     Import(ImportArgs),
+    /// Name, list or remove the logbook's owners in a database file, also while an emulator is
+    /// serving it.
+    #[command(subcommand)]
+    Owner(OwnerCommand),
+}
+
+/// Why a command failed, in words for its user.
+#[derive(Debug)]
+pub enum CommandError {
+    Data(DataError),
+    Owner(OwnerError),
+}
+
+impl std::fmt::Display for CommandError {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CommandError::Data(error) => error.fmt(formatter),
+            CommandError::Owner(error) => write!(formatter, "owner: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for CommandError {}
+
+impl From<DataError> for CommandError {
+    fn from(error: DataError) -> Self {
+        CommandError::Data(error)
+    }
 }
 
 #[derive(Debug, Clone, Args)]
@@ -72,8 +102,13 @@ pub struct ImportArgs {
 
 impl Command {
     /// Runs the command, printing what it did.
-    pub async fn run(self) -> Result<(), DataError> {
+    pub async fn run(self) -> Result<(), CommandError> {
         match self {
+            Command::Owner(command) => {
+                owner::run(command, owner::read_password, &mut std::io::stdout())
+                    .await
+                    .map_err(CommandError::Owner)
+            }
             Command::Backup(args) => {
                 let database = file_database(&args.db)?;
                 let written = tokio::task::spawn_blocking(move || {
@@ -210,6 +245,9 @@ mod tests {
             db: ":memory:".into(),
             file: "entries.csv".into(),
         });
-        assert!(matches!(command.run().await, Err(DataError::NotAFile)));
+        assert!(matches!(
+            command.run().await,
+            Err(CommandError::Data(DataError::NotAFile))
+        ));
     }
 }

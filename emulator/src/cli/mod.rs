@@ -2,5 +2,6 @@
 
 pub mod commands;
 pub mod config;
+pub mod owner;
 pub mod project_file;
 pub mod secret;

@@ -24,6 +24,7 @@ pub use server::ServerFlags;
 pub use storage::StorageFlags;
 
 use crate::cli::commands::Command;
+use crate::cli::owner::DEFAULT_DB;
 use crate::cli::project_file::{ProjectFile, ProjectFileError};
 use crate::db::DbLocation;
 use clap::Parser;
@@ -52,8 +53,8 @@ use std::path::PathBuf;
 /// /emulator/v1/realtime/sockets lists the open Realtime sockets and their channels, and DELETE
 /// drops them all, as a restart would (same key).
 ///
-/// The commands `backup`, `export` and `import` work on a database file instead of serving, also
-/// while an emulator serves it; --backup-dir makes the server write backups on a schedule.
+/// The commands `backup`, `export`, `import` and `owner` work on a database file instead of
+/// serving, also while an emulator serves it; --backup-dir makes the server write backups on a schedule.
 #[derive(Debug, Clone, Parser)]
 #[command(
     name = "geocache-emulator",
@@ -71,7 +72,7 @@ pub struct Config {
 
     /// SQLite database file (parent directories are created), or `:memory:` for a throwaway
     /// database.
-    #[arg(long, default_value = ".data/emulator.sqlite3")]
+    #[arg(long, default_value = DEFAULT_DB)]
     pub db: String,
 
     #[command(flatten)]
