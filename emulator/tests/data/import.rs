@@ -1,7 +1,10 @@
 //! `import` refuses a malformed file as a whole: a non-zero exit, a message naming the line or
-//! array index, and nothing imported (nor a database created).
+//! array index, and nothing imported (nor a database created); what it adds, returning devices
+//! learn of.
 
-use crate::support::{arg, command, dashboard_csv, succeed};
+use crate::support::{arg, command, dashboard_csv, succeed, Served};
+use crate::wire::request;
+use axum::http::{Method, StatusCode};
 
 #[test]
 fn a_malformed_file_is_refused_and_nothing_is_imported() {
@@ -74,4 +77,70 @@ fn a_malformed_file_is_refused_and_nothing_is_imported() {
         exported, good,
         "the dashboard's CSV comes back byte for byte"
     );
+}
+
+/// A returning device learns of entries older than its catch-up window from
+/// `geocache_log_changes`: an import, into a database an emulator is serving, records each entry
+/// it adds whose `created_at` is older than the import's time as `added`, one time for them all,
+/// as a restore does. An entry stamped later than the import, a skipped id and a visitor's sign
+/// record nothing.
+#[tokio::test]
+async fn imported_entries_older_than_the_import_are_recorded_as_added() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("emulator.sqlite3");
+    let served = Served::start(&["--db", arg(&db)]);
+    let mut client = served.client().await;
+    let signed = served.sign(&mut client, "Before", "signed first").await;
+    let signed_id = signed["id"].as_i64().unwrap();
+
+    let file = dir.path().join("entries.csv");
+    let first = signed_id + 10;
+    let later = "2999-01-01 00:00:00+00";
+    std::fs::write(
+        &file,
+        format!(
+            "{}\r\n{},{later},Future,stamped after the import",
+            dashboard_csv(first, 3, "TFTC"),
+            first + 3
+        ),
+    )
+    .unwrap();
+    let before = timestamp_now();
+    succeed(&["import", "--db", arg(&db), arg(&file)]);
+    let after = timestamp_now();
+    // Again: every id is skipped, and nothing more is recorded.
+    assert!(succeed(&["import", "--db", arg(&db), arg(&file)]).contains("skipped 4"));
+    served.sign(&mut client, "After", "signed last").await;
+
+    let path = "/rest/v1/geocache_log_changes?select=seq,entry_id,change,changed_at&order=seq.asc";
+    let reply = client
+        .send(request(Method::GET, path, &served.anon, None))
+        .await
+        .unwrap();
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.text());
+    let changes = reply.json().as_array().cloned().unwrap();
+    let recorded: Vec<(i64, &str)> = changes
+        .iter()
+        .map(|change| {
+            (
+                change["entry_id"].as_i64().unwrap(),
+                change["change"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        recorded,
+        [(first, "added"), (first + 1, "added"), (first + 2, "added")]
+    );
+    let times: Vec<&str> = changes
+        .iter()
+        .map(|change| change["changed_at"].as_str().unwrap())
+        .collect();
+    assert!(times.iter().all(|time| *time == times[0]), "{times:?}");
+    let at = chrono::DateTime::parse_from_rfc3339(times[0]).unwrap();
+    assert!(before <= at && at <= after, "{before} <= {at} <= {after}");
+}
+
+fn timestamp_now() -> chrono::DateTime<chrono::FixedOffset> {
+    chrono::DateTime::<chrono::Utc>::from(std::time::SystemTime::now()).fixed_offset()
 }

@@ -14,9 +14,11 @@ mod json;
 use crate::data::error::Place;
 use crate::data::DataError;
 use crate::db::{Database, DbLocation};
+use crate::rest::write_context::WriteContext;
 use crate::state;
 use crate::table::Row;
-use rusqlite::{params, OptionalExtension, TransactionBehavior};
+use crate::timestamp;
+use rusqlite::{params, OptionalExtension};
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -88,11 +90,17 @@ pub async fn import(database: &Path, file: &Path) -> Result<Imported, DataError>
 }
 
 /// One IMMEDIATE transaction: the write lock is taken first, so a serving emulator's signs wait
-/// for the import (within SQLite's busy timeout) instead of either failing halfway.
+/// for the import (within SQLite's busy timeout) instead of either failing halfway. Its time is
+/// the triggers' `now()`, as a PostgreSQL transaction's start is: every added entry older than
+/// it is recorded in `geocache_log_changes` as `added`, as a restored one is, so a returning
+/// device learns of entries older than its catch-up window.
 fn add(connection: &mut rusqlite::Connection, rows: &[Row]) -> rusqlite::Result<Imported> {
-    let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
-    let mut imported = Imported::default();
-    {
+    let context = WriteContext {
+        now: timestamp::now_micros(),
+        user_id: None,
+    };
+    context.run_immediate(connection, |transaction| {
+        let mut imported = Imported::default();
         let mut stored = transaction
             .prepare("SELECT created_at, name, message FROM geocache_logs WHERE id = ?1")?;
         let mut insert = transaction.prepare(
@@ -121,9 +129,8 @@ fn add(connection: &mut rusqlite::Connection, rows: &[Row]) -> rusqlite::Result<
                 }
             }
         }
-    }
-    transaction.commit()?;
-    Ok(imported)
+        Ok(imported)
+    })
 }
 
 #[cfg(test)]
