@@ -2,8 +2,9 @@
 // Moving the logbook without losing an entry. Emulator to hosted: entries signed through the emulator (thousands,
 // and the hostile-text corpus with its 1 MiB messages), `geocache-emulator export --format sql`, applied with psql
 // as the project owner to a database prepared like a hosted project: every row equal field for field, applying it
-// again changes nothing, and a visitor's sign afterwards gets a larger id. Hosted to emulator: the table as the
-// dashboard's CSV export writes it, imported and served newest first with the same ids and instants.
+// again changes nothing, every moved entry is recorded as added for returning devices, and a visitor's sign afterwards
+// gets a larger id. Hosted to emulator: the table as the dashboard's CSV export writes it, imported and served newest
+// first with the same ids and instants.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -204,6 +205,11 @@ test('emulator to hosted: export sql, applied with psql as the owner, keeps ever
   // Neither the sign limit nor the sign receipts saw the import.
   const counted = await admin.query('select (select count(*) from private.sign_counts)::int as counts, (select count(*) from private.sign_receipts)::int as receipts');
   assert.deepEqual(counted.rows, [{ counts: 0, receipts: 0 }]);
+  // Every entry is older than the import's transaction, so the owners migration's trigger records each as added, once:
+  // a returning visitor's device learns of entries older than its catch-up window, as of a restored one.
+  const recordedAdded = `select changes.entry_id::text from public.geocache_log_changes as changes where changes.change = 'added' order by changes.entry_id`;
+  const added = (await admin.query(recordedAdded)).rows.map((row) => row.entry_id);
+  assert.deepEqual(added, signed.map((row) => String(row.id)));
 
   const identity = `pg_sequence_last_value(pg_get_serial_sequence('${TABLE}', 'id')::regclass)::text as last`;
   const before = (await admin.query(`select ${identity}`)).rows;
@@ -212,6 +218,7 @@ test('emulator to hosted: export sql, applied with psql as the owner, keeps ever
   assert.doesNotMatch(secondRun, /other entries/);
   assert.deepEqual(await hostedRows(admin), moved, 'applied again, nothing changes');
   assert.deepEqual((await admin.query(`select ${identity}`)).rows, before, 'nor does the identity');
+  assert.deepEqual((await admin.query(recordedAdded)).rows.map((row) => row.entry_id), added, 'nor what devices learn');
 
   // A visitor's sign through PostgREST (as anon, with the request's headers) gets a larger id.
   const api = await postgres.connect('authenticator', 'hosted');
