@@ -2,10 +2,10 @@
 //! transaction's start) and its account (`auth.uid()`). A writer puts one row into
 //! `write_context` inside its transaction and takes it out again before committing, so no other
 //! connection ever sees it; SQLite runs one write transaction at a time, so no other writer's
-//! triggers can read it either. A writer that sets none (a data command, `sqlite3` by hand)
+//! triggers can read it either. A writer that sets none (the `owner` command, `sqlite3` by hand)
 //! leaves the triggers the wall clock and no account, as the SQL editor leaves PostgreSQL's.
 
-use rusqlite::{params, Connection, Transaction, TransactionBehavior};
+use rusqlite::{params, Connection, Transaction};
 
 /// The request a write transaction runs for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -26,32 +26,7 @@ impl WriteContext {
     where
         E: From<rusqlite::Error>,
     {
-        self.run_as(connection, TransactionBehavior::Deferred, work)
-    }
-
-    /// [`WriteContext::run`] in a transaction that takes the write lock first: for a long
-    /// writer (an import), so another writer waits for it instead of failing halfway.
-    pub fn run_immediate<T, E>(
-        &self,
-        connection: &mut Connection,
-        work: impl FnOnce(&Transaction<'_>) -> Result<T, E>,
-    ) -> Result<T, E>
-    where
-        E: From<rusqlite::Error>,
-    {
-        self.run_as(connection, TransactionBehavior::Immediate, work)
-    }
-
-    fn run_as<T, E>(
-        &self,
-        connection: &mut Connection,
-        behavior: TransactionBehavior,
-        work: impl FnOnce(&Transaction<'_>) -> Result<T, E>,
-    ) -> Result<T, E>
-    where
-        E: From<rusqlite::Error>,
-    {
-        let transaction = connection.transaction_with_behavior(behavior)?;
+        let transaction = connection.transaction()?;
         transaction.execute(
             "INSERT INTO write_context (one_row, now, user_id) VALUES (1, ?, ?) \
              ON CONFLICT (one_row) DO UPDATE SET now = excluded.now, user_id = excluded.user_id",

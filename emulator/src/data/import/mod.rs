@@ -89,17 +89,18 @@ pub async fn import(database: &Path, file: &Path) -> Result<Imported, DataError>
         .await
 }
 
-/// One IMMEDIATE transaction: the write lock is taken first, so a serving emulator's signs wait
-/// for the import (within SQLite's busy timeout) instead of either failing halfway. Its time is
-/// the triggers' `now()`, as a PostgreSQL transaction's start is: every added entry older than
-/// it is recorded in `geocache_log_changes` as `added`, as a restored one is, so a returning
-/// device learns of entries older than its catch-up window.
+/// One transaction under a write context: its first statement (the context's row) takes the
+/// write lock before anything is read, so a serving emulator's signs wait for the import (within
+/// SQLite's busy timeout) instead of either failing halfway. Its time is the triggers' `now()`,
+/// as a PostgreSQL transaction's start is: every added entry older than it is recorded in
+/// `geocache_log_changes` as `added`, as a restored one is, so a returning device learns of
+/// entries older than its catch-up window.
 fn add(connection: &mut rusqlite::Connection, rows: &[Row]) -> rusqlite::Result<Imported> {
     let context = WriteContext {
         now: timestamp::now_micros(),
         user_id: None,
     };
-    context.run_immediate(connection, |transaction| {
+    context.run(connection, |transaction| {
         let mut imported = Imported::default();
         let mut stored = transaction
             .prepare("SELECT created_at, name, message FROM geocache_logs WHERE id = ?1")?;
