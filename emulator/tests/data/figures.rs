@@ -122,12 +122,23 @@ async fn figures() {
         .map(|(_, took)| *took)
         .filter(|took| !during.contains(took))
         .collect();
-    println!(
-        "signs during backups: {}, longest {:.2?}; signs outside them: {}, longest {:.2?}",
-        during.len(),
-        during.iter().max().copied().unwrap_or_default(),
-        outside.len(),
-        outside.iter().max().copied().unwrap_or_default()
-    );
+    println!("signs during backups: {}", spread(during));
+    println!("signs outside them: {}", spread(outside));
     println!("load average after: {}", load_average());
+}
+
+/// How many, and the median, 99th percentile and longest of `latencies`.
+fn spread(mut latencies: Vec<Duration>) -> String {
+    latencies.sort();
+    let at = |share: f64| {
+        let index = ((latencies.len() as f64 - 1.0) * share).round() as usize;
+        latencies.get(index).copied().unwrap_or_default()
+    };
+    format!(
+        "{}, median {:.2?}, p99 {:.2?}, longest {:.2?}",
+        latencies.len(),
+        at(0.5),
+        at(0.99),
+        at(1.0)
+    )
 }
