@@ -4,7 +4,8 @@
 //! Each works on a database file while an emulator serves it. Backups and exports read through a
 //! connection of their own, opened read-only, inside one read transaction: under WAL that is a
 //! snapshot of what was committed when it began, and the serving emulator's writers never wait for
-//! it. An import writes in one transaction, so it is all or nothing.
+//! it. An import checks the whole file before it writes, so a malformed one imports nothing, then
+//! writes in short transactions the server's writers take turns with.
 //!
 //! This sits above the services: a new database gets every service's tables
 //! ([`crate::state::MIGRATIONS`]).

@@ -81,9 +81,9 @@ fn a_malformed_file_is_refused_and_nothing_is_imported() {
 
 /// A returning device learns of entries older than its catch-up window from
 /// `geocache_log_changes`: an import, into a database an emulator is serving, records each entry
-/// it adds whose `created_at` is older than the import's time as `added`, one time for them all,
-/// as a restore does. An entry stamped later than the import, a skipped id and a visitor's sign
-/// record nothing.
+/// it adds whose `created_at` is older than the import's time as `added`, at the time of its
+/// transaction (one for a small file), as a restore does. An entry stamped later than the
+/// import, a skipped id and a visitor's sign record nothing.
 #[tokio::test]
 async fn imported_entries_older_than_the_import_are_recorded_as_added() {
     let dir = tempfile::tempdir().unwrap();

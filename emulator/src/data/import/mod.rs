@@ -1,11 +1,13 @@
 //! Entries from a file (CSV: the hosted dashboard's export or ours; JSON: ours or a saved
-//! PostgREST read) added to a database with their ids and times, all or nothing.
+//! PostgREST read) added to a database with their ids and times.
 //!
 //! The whole file is read and checked before the database is touched: a malformed file is refused
 //! with the line or array index it breaks at, and nothing is imported. The entries are then added
-//! in one transaction. An id already stored is skipped, never overwritten; where the stored entry
-//! differs from the file's, the id is reported as a conflict. Entries keep their ids, so the
-//! identity (SQLite's AUTOINCREMENT counter) moves past them and a later sign gets a larger id.
+//! in id order, a batch per transaction, so a serving emulator's signs go on between batches; an
+//! import cut short (a full disk) is finished by running it again, as stored ids are skipped. An
+//! id already stored is skipped, never overwritten; where the stored entry differs from the
+//! file's, the id is reported as a conflict. Entries keep their ids, so the identity (SQLite's
+//! AUTOINCREMENT counter) moves past them and a later sign gets a larger id.
 
 mod csv;
 mod fields;
@@ -81,35 +83,67 @@ fn looks_like_json(bytes: &[u8]) -> bool {
 /// Adds the entries of `file` to the database at `database`, creating it (with every service's
 /// tables) when missing.
 pub async fn import(database: &Path, file: &Path) -> Result<Imported, DataError> {
-    let rows = read(file)?;
+    let mut rows = read(file)?;
+    rows.sort_by_key(|row| row.id);
     let db = Database::open(&DbLocation::File(database.to_owned()), &state::MIGRATIONS)
         .map_err(DataError::Open)?;
     let path = database.to_owned();
-    db.call(move |connection| add(connection, &rows).map_err(DataError::sqlite(path)))
-        .await
+    db.call(move |connection| {
+        let mut imported = Imported::default();
+        for batch in batches(&rows) {
+            add(connection, batch, &mut imported).map_err(DataError::sqlite(&path))?;
+        }
+        Ok(imported)
+    })
+    .await
 }
 
-/// One transaction under a write context: its first statement (the context's row) takes the
-/// write lock before anything is read, so a serving emulator's signs wait for the import (within
-/// SQLite's busy timeout) instead of either failing halfway. Its time is the triggers' `now()`,
-/// as a PostgreSQL transaction's start is: every added entry older than it is recorded in
+/// Entries per transaction, and the text one carries before the next begins: each holds the
+/// database's write lock for moments, so a serving emulator's signs go on between them.
+const ROWS_PER_BATCH: usize = 1_000;
+const BYTES_PER_BATCH: usize = 4 << 20;
+
+/// `rows` cut into consecutive batches of at most `ROWS_PER_BATCH` entries and, unless one entry
+/// alone is larger, `BYTES_PER_BATCH` bytes of text.
+fn batches(rows: &[Row]) -> Vec<&[Row]> {
+    let mut batches = Vec::new();
+    let (mut start, mut bytes) = (0, 0);
+    for (index, row) in rows.iter().enumerate() {
+        let size = row.name.len() + row.message.len();
+        if index > start && (index - start == ROWS_PER_BATCH || bytes + size > BYTES_PER_BATCH) {
+            batches.push(&rows[start..index]);
+            (start, bytes) = (index, 0);
+        }
+        bytes += size;
+    }
+    if start < rows.len() {
+        batches.push(&rows[start..]);
+    }
+    batches
+}
+
+/// One batch in one transaction under a write context: its first statement (the context's row)
+/// takes the write lock before anything is read, so a sign waits for the batch (within SQLite's
+/// busy timeout) instead of either failing halfway. Its time is the triggers' `now()`, as a
+/// PostgreSQL transaction's start is: every added entry older than it is recorded in
 /// `geocache_log_changes` as `added`, as a restored one is, so a returning device learns of
 /// entries older than its catch-up window.
-fn add(connection: &mut rusqlite::Connection, rows: &[Row]) -> rusqlite::Result<Imported> {
+fn add(
+    connection: &mut rusqlite::Connection,
+    rows: &[Row],
+    imported: &mut Imported,
+) -> rusqlite::Result<()> {
     let context = WriteContext {
         now: timestamp::now_micros(),
         user_id: None,
     };
     context.run(connection, |transaction| {
-        let mut imported = Imported::default();
         let mut stored = transaction
             .prepare("SELECT created_at, name, message FROM geocache_logs WHERE id = ?1")?;
         let mut insert = transaction.prepare(
             "INSERT INTO geocache_logs (id, created_at, name, message) VALUES (?1, ?2, ?3, ?4)",
         )?;
-        let mut ordered: Vec<&Row> = rows.iter().collect();
-        ordered.sort_by_key(|row| row.id);
-        for row in ordered {
+        for row in rows {
             let existing: Option<(i64, String, String)> = stored
                 .query_row([row.id], |found| {
                     Ok((found.get(0)?, found.get(1)?, found.get(2)?))
@@ -130,7 +164,7 @@ fn add(connection: &mut rusqlite::Connection, rows: &[Row]) -> rusqlite::Result<
                 }
             }
         }
-        Ok(imported)
+        Ok(())
     })
 }
 
@@ -198,6 +232,26 @@ mod tests {
             "a stored entry is never overwritten"
         );
         assert_eq!(stored.len(), 3);
+    }
+
+    #[test]
+    fn batches_are_consecutive_and_bounded_by_rows_and_bytes() {
+        let row = |id: i64, length: usize| Row {
+            id,
+            created_at: 0,
+            name: String::new(),
+            message: "m".repeat(length),
+        };
+        let small: Vec<Row> = (1..=2_500).map(|id| row(id, 10)).collect();
+        let sizes: Vec<usize> = batches(&small).iter().map(|batch| batch.len()).collect();
+        assert_eq!(sizes, [1_000, 1_000, 500]);
+        let large = [row(1, 3 << 20), row(2, 3 << 20), row(3, 5 << 20), row(4, 1)];
+        let ids: Vec<Vec<i64>> = batches(&large)
+            .iter()
+            .map(|batch| batch.iter().map(|row| row.id).collect())
+            .collect();
+        assert_eq!(ids, [vec![1], vec![2], vec![3], vec![4]]);
+        assert!(batches(&[]).is_empty());
     }
 
     #[tokio::test]
