@@ -77,6 +77,63 @@ async fn figures() {
         }
     }
 
+    // Signs one at a time while the whole logbook is imported into the database they go to (its
+    // identity first moved past the file's ids, so the two never meet).
+    let busy = dir.path().join("busy.sqlite3");
+    let past = dir.path().join("past.csv");
+    std::fs::write(
+        &past,
+        format!(
+            "id,created_at,name,message\r\n{},2026-01-01 00:00:00+00,a,b",
+            ENTRIES + 1
+        ),
+    )
+    .unwrap();
+    succeed(&["import", "--db", arg(&busy), arg(&past)]);
+    let served = std::sync::Arc::new(Served::start(&["--db", arg(&busy)]));
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let signer = {
+        let (served, stop) = (served.clone(), stop.clone());
+        tokio::spawn(async move {
+            let mut client = served.client().await;
+            let mut latencies = Vec::new();
+            while !stop.load(std::sync::atomic::Ordering::SeqCst) {
+                let started = Instant::now();
+                served.sign(&mut client, "latency", "probe").await;
+                latencies.push((started, started.elapsed()));
+            }
+            latencies
+        })
+    };
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let (busy_arg, source_arg) = (arg(&busy).to_owned(), arg(&source).to_owned());
+    let started = Instant::now();
+    let printed =
+        tokio::task::spawn_blocking(move || succeed(&["import", "--db", &busy_arg, &source_arg]))
+            .await
+            .unwrap();
+    let window = (started, Instant::now());
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    stop.store(true, std::sync::atomic::Ordering::SeqCst);
+    let latencies = signer.await.unwrap();
+    drop(served);
+    println!(
+        "import csv into a served database: {:.2?}: {}",
+        window.1 - window.0,
+        printed.trim()
+    );
+    let (during, outside): (Vec<_>, Vec<_>) = latencies
+        .iter()
+        .partition(|(started, took)| *started < window.1 && *started + *took > window.0);
+    println!(
+        "signs during the import: {}",
+        spread(during.iter().map(|(_, took)| *took).collect())
+    );
+    println!(
+        "signs outside it: {}",
+        spread(outside.iter().map(|(_, took)| *took).collect())
+    );
+
     // Signs one at a time while backups run, each sign's latency recorded.
     let served = std::sync::Arc::new(Served::start(&["--db", arg(&db)]));
     let signer = {
