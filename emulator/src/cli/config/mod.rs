@@ -130,6 +130,7 @@ impl Config {
 mod tests {
     use super::*;
     use crate::auth::settings::AuthSettings;
+    use crate::cli::commands::{ExportArgs, ExportFormat};
     use crate::http::server::ConnectionLimits;
     use std::time::Duration;
 
@@ -246,5 +247,55 @@ mod tests {
         ])
         .unwrap();
         assert!(config.project_file().is_err());
+    }
+
+    #[test]
+    fn commands_take_their_own_flags_and_no_server_flags() {
+        let config =
+            Config::try_parse_from(["geocache-emulator", "backup", "--db", "a.db", "out.db"])
+                .unwrap();
+        let Some(Command::Backup(args)) = config.command else {
+            panic!("not a backup: {:?}", config.command);
+        };
+        assert_eq!(
+            (args.db, args.out, args.force),
+            ("a.db".into(), "out.db".into(), false)
+        );
+        let config =
+            Config::try_parse_from(["geocache-emulator", "export", "--db", "a.db"]).unwrap();
+        assert!(matches!(
+            config.command,
+            Some(Command::Export(ExportArgs {
+                format: ExportFormat::Sql,
+                ..
+            }))
+        ));
+        for args in [
+            &[
+                "geocache-emulator",
+                "--port",
+                "5",
+                "backup",
+                "--db",
+                "a",
+                "b",
+            ][..],
+            &["geocache-emulator", "backup", "out.db"],
+            &[
+                "geocache-emulator",
+                "export",
+                "--db",
+                "a",
+                "--format",
+                "xml",
+            ],
+            &["geocache-emulator", "import", "--db", "a"],
+        ] {
+            assert!(Config::try_parse_from(args).is_err(), "{args:?}");
+        }
+        assert!(Config::try_parse_from(["geocache-emulator"])
+            .unwrap()
+            .command
+            .is_none());
     }
 }
