@@ -23,6 +23,7 @@ use crate::timestamp;
 use rusqlite::{params, OptionalExtension};
 use std::collections::HashMap;
 use std::path::Path;
+use std::time::{Duration, Instant};
 
 /// An entry read from a file, and where in it.
 #[derive(Debug)]
@@ -89,9 +90,15 @@ pub async fn import(database: &Path, file: &Path) -> Result<Imported, DataError>
         .map_err(DataError::Open)?;
     let path = database.to_owned();
     db.call(move |connection| {
+        let mut last_batch_took = Duration::ZERO;
         let mut imported = Imported::default();
-        for batch in batches(&rows) {
+        for (index, batch) in batches(&rows).into_iter().enumerate() {
+            if index > 0 {
+                yield_the_lock(last_batch_took);
+            }
+            let started = Instant::now();
             add(connection, batch, &mut imported).map_err(DataError::sqlite(&path))?;
+            last_batch_took = started.elapsed();
         }
         Ok(imported)
     })
@@ -102,6 +109,14 @@ pub async fn import(database: &Path, file: &Path) -> Result<Imported, DataError>
 /// database's write lock for moments, so a serving emulator's signs go on between them.
 const ROWS_PER_BATCH: usize = 1_000;
 const BYTES_PER_BATCH: usize = 4 << 20;
+
+/// Leaves the write lock free between two batches for as long as the last one held it. A writer
+/// waiting for the lock (a sign to a serving emulator) is not queued: SQLite's busy handler sleeps
+/// and tries again, and an import that took the lock again at once could starve it until the
+/// end. Free half the time, the lock is found free within a few of its tries.
+fn yield_the_lock(last_batch_took: Duration) {
+    std::thread::sleep(last_batch_took.clamp(Duration::from_millis(1), Duration::from_millis(200)));
+}
 
 /// `rows` cut into consecutive batches of at most `ROWS_PER_BATCH` entries and, unless one entry
 /// alone is larger, `BYTES_PER_BATCH` bytes of text.
