@@ -215,7 +215,8 @@ fn from_browser(headers: &HeaderMap) -> bool {
 }
 
 /// The role of an API key: a new-format key of this project, or a legacy JWT that verifies and
-/// names `anon` or `service_role`. `now` is in Unix seconds.
+/// names `anon` or `service_role` in its `role` claim (a token that names no role is no key,
+/// whatever PostgREST would run it as). `now` is in Unix seconds.
 pub fn key_role(keys: &Keys, key: &str, now: i64) -> Result<Role, ApiError> {
     let key = key.trim();
     if key.starts_with(NEW_FORMAT_PREFIX) {
@@ -226,7 +227,7 @@ pub fn key_role(keys: &Keys, key: &str, now: i64) -> Result<Role, ApiError> {
     let claims = keys
         .verify(key, now)
         .map_err(|_| ApiError::invalid_api_key())?;
-    match Keys::role_of(&claims) {
+    match Keys::named_role(&claims) {
         Ok(role @ (Role::Anon | Role::ServiceRole)) => Ok(role),
         _ => Err(ApiError::invalid_api_key()),
     }

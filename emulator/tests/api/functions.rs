@@ -219,10 +219,20 @@ async fn verify_jwt_needs_a_project_jwt_as_bearer() {
     assert_eq!(missing.status, StatusCode::UNAUTHORIZED);
     assert_eq!(missing.json()["code"], "UNAUTHORIZED_NO_AUTH_HEADER");
     assert_eq!(missing.header("x-relay-error"), None);
+    let signed = |claims: Value| format!("Bearer {}", app.state.keys.sign(&claims));
+    let url_token =
+        geocache_emulator::storage::signed_url::sign_download(&app.state.keys, "b/a", now, 60);
     for bad in [
         format!("Bearer {}", app.publishable),
         format!("Bearer {}", app.secret),
         "Bearer not.a.jwt".to_owned(),
+        // Only the project's roles are callers: no role is not anon, and no other role passes.
+        signed(json!({"sub": "u1", "exp": now + 3600})),
+        signed(json!({"role": "supabase_admin", "exp": now + 3600})),
+        // A signed URL's token is nobody's.
+        format!("Bearer {url_token}"),
+        // No clock skew: a token expired a second ago is expired.
+        signed(json!({"role": "authenticated", "exp": now - 1})),
     ] {
         let refused = call(Some(bad.clone())).await;
         assert_eq!(refused.status, StatusCode::UNAUTHORIZED, "{bad}");
