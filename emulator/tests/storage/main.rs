@@ -10,4 +10,5 @@ mod storage_crash;
 mod storage_hostile;
 mod storage_objects;
 mod storage_signed;
+mod storage_signing_limits;
 mod storage_support;
