@@ -39,6 +39,10 @@ use std::io::Write;
 /// A form field other than the file larger than this is refused.
 const MAX_FIELD_BYTES: usize = 64 * 1024;
 
+/// All the parts of a form but the file together may hold this many bytes: fields before it, and
+/// parts after it, which Storage ignores but which are still read to find the form's end.
+const MAX_OTHER_PARTS_BYTES: usize = 2 * MAX_FIELD_BYTES;
+
 /// Whether an upload may replace an existing object.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Overwrite {
@@ -339,7 +343,8 @@ fn json_object_text(bytes: &[u8]) -> Result<String, StorageError> {
 
 /// Reads a form: fields `cacheControl` and `metadata` are kept, the first part with a filename is
 /// the file (its part's type is the object's) and streams into `sink`; Storage reads only that
-/// first file, so later parts are read and ignored.
+/// first file, so later parts are read and ignored. Every part but the file counts against
+/// [`MAX_OTHER_PARTS_BYTES`], so neither fields nor what trails the file can be made endless.
 async fn receive_form(
     bucket: &BucketRecord,
     mut sink: Sink,
@@ -350,9 +355,20 @@ async fn receive_form(
     let mut file_type: Option<String> = None;
     let mut cache_control: Option<String> = None;
     let mut user_metadata: Option<String> = None;
+    let mut other_bytes = 0;
+    let mut count_other = |bytes: &[u8]| {
+        other_bytes += bytes.len();
+        if other_bytes > MAX_OTHER_PARTS_BYTES {
+            Err(StorageError::entity_too_large().closing())
+        } else {
+            Ok(())
+        }
+    };
     while let Some(mut part) = form.next_part().await? {
         if file_type.is_some() {
-            while part.chunk().await?.is_some() {}
+            while let Some(bytes) = part.chunk().await? {
+                count_other(&bytes)?;
+            }
         } else if part.filename.is_some() {
             let part_type = header_safe(
                 part.content_type
@@ -368,6 +384,7 @@ async fn receive_form(
         } else {
             let mut field = Vec::new();
             while let Some(bytes) = part.chunk().await? {
+                count_other(&bytes)?;
                 if field.len() + bytes.len() > MAX_FIELD_BYTES {
                     return Err(StorageError::entity_too_large().closing());
                 }
