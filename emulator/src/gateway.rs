@@ -16,7 +16,7 @@
 
 use crate::clock::Clock;
 use crate::error::ApiError;
-use crate::http::linger;
+use crate::http::{linger, pace};
 use crate::keys::api_keys::{NEW_FORMAT_PREFIX, SECRET_PREFIX};
 use crate::keys::{Keys, Role};
 use axum::body::Body;
@@ -125,8 +125,12 @@ async fn guard(
     };
     match checked {
         Ok(request) => next.run(request).await,
-        Err(BodyRefusal::TooLarge) => {
-            let mut response = ApiError::payload_too_large().into_response();
+        Err(refusal @ (BodyRefusal::TooLarge | BodyRefusal::TooSlow)) => {
+            let error = match refusal {
+                BodyRefusal::TooSlow => ApiError::body_too_slow(),
+                _ => ApiError::payload_too_large(),
+            };
+            let mut response = error.into_response();
             // The body may not have been read to its end.
             response
                 .headers_mut()
@@ -140,6 +144,8 @@ async fn guard(
 /// Why the gateway refused a request.
 enum BodyRefusal {
     TooLarge,
+    /// It fell behind the pace a body must keep.
+    TooSlow,
     Other(ApiError),
 }
 
@@ -253,7 +259,13 @@ async fn limit_body(request: Request, limit: usize) -> Result<Request, BodyRefus
     }
     let mut bytes = Vec::new();
     while let Some(frame) = body.frame().await {
-        let frame = frame.map_err(|_| ApiError::UnreadableBody)?;
+        let frame = frame.map_err(|error| {
+            if pace::is_too_slow(&error) {
+                BodyRefusal::TooSlow
+            } else {
+                BodyRefusal::Other(ApiError::UnreadableBody)
+            }
+        })?;
         if let Some(data) = frame.data_ref() {
             if bytes.len() + data.len() > limit {
                 linger::discard_later(body);
