@@ -61,15 +61,24 @@ const importZones = [
   })),
   {
     // The logbook's api folder is the one place that talks to the wasm client (imported as "geocache-client";
-    // it resolves into wasm/). The test fakes in src/testing stand in for that client, so they name its types.
+    // it resolves into wasm/). The feature's types.ts names the client's types for the rest of the feature (it holds
+    // types only: see typesOnly below), and the test fakes in src/testing stand in for that client, so they name them too.
     target: [
       './app/src/*.{ts,tsx}',
       './app/src/!(features|testing)/**',
       './app/src/features/!(logbook)/**',
+      './app/src/features/logbook/!(types).{ts,tsx}',
       './app/src/features/logbook/!(api)/**',
     ],
     from: './wasm',
-    message: 'Only src/features/logbook/api imports the wasm client ("geocache-client"); use its fetchers and hooks.',
+    message: 'Only src/features/logbook/api imports the wasm client ("geocache-client"); use its calls, and types.ts for its types.',
+  },
+  {
+    // Reading, keeping and showing entries depends on what the client returns, not on the client: api/ calls it, and
+    // whoever composes these folders (reads/, components/) hands them those calls.
+    target: ['./app/src/features/logbook/live', './app/src/features/logbook/status', './app/src/features/logbook/device-copy'],
+    from: './app/src/features/logbook/api',
+    message: 'live/, status/ and device-copy/ do not import api/: take the call as an argument, and shared types from types.ts.',
   },
   {
     // Importing api/client.ts fetches and compiles the .wasm before the importer runs. Only client-code.ts loads it,
@@ -148,6 +157,26 @@ const noHtmlSinks = {
   },
 };
 
+// ---- The logbook's types.ts holds types only: it may name the wasm client's types because naming them loads nothing ----
+
+const typesOnly = {
+  name: 'app/logbook-types-only',
+  files: ['app/src/features/logbook/types.ts'],
+  rules: {
+    'no-restricted-syntax': [
+      'error',
+      ...htmlSinkSyntax,
+      ...['ImportDeclaration[importKind="value"]', 'ExportNamedDeclaration[exportKind="value"]', 'ExportDefaultDeclaration', 'ExportAllDeclaration[exportKind="value"]'].map(
+        (selector) => ({ selector, message: 'types.ts holds types only: import and export with `import type` and `export type`, and keep code elsewhere.' }),
+      ),
+      {
+        selector: ':matches(Program > ExpressionStatement, Program > VariableDeclaration, Program > FunctionDeclaration, Program > ClassDeclaration)',
+        message: 'types.ts holds types only: keep code elsewhere.',
+      },
+    ],
+  },
+};
+
 module.exports = defineConfig(
   globalIgnores([
     '**/node_modules/',
@@ -193,6 +222,7 @@ module.exports = defineConfig(
   { name: 'app/react-hooks', files: ['app/src/**/*.{ts,tsx}'], ...reactHooks.configs.flat['recommended-latest'] },
   noHtmlSinks,
   appImports,
+  typesOnly,
 
   // Node: tool configs, scripts and tests (the Playwright specs also run in Node).
   {

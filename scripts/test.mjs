@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // @ts-check
-// `npm test`: every check the project has, in order, failing fast with a banner naming the step.
-// `node scripts/test.mjs STEP...` runs only the named steps (after setup), e.g. `node scripts/test.mjs e2e`.
-// The steps run one after another: most of them build or drive Chromium, and the machine's cores are the limit. The
-// end-to-end step's two projects are the exception: their tests mostly wait, so they run side by side.
+// `npm test`: every check the project has, failing fast with a banner naming the step, and a table of each step's
+// time at the end. `node scripts/test.mjs STEP...` runs only the named steps (after setup), e.g.
+// `node scripts/test.mjs e2e`. Steps that build or lint run one after another: the machine's cores are their limit.
+// Suites that mostly wait run beside them (scripts/lib/step-runner.mjs), their output printed whole when they end.
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,7 +11,7 @@ import { startEmulator } from './lib/emulator.mjs';
 import { startFunctionsBackend } from '../tests/fixtures/function-server.mjs';
 import { createScratch, findPostgres, removeScratch } from './lib/postgres.mjs';
 import { repoRoot } from './lib/repo.mjs';
-import { allPassed, run, runSideBySide, runSteps, StepFailure } from './lib/step-runner.mjs';
+import { allPassed, run, runSideBySide, runSteps, say, StepFailure, stopCommands } from './lib/step-runner.mjs';
 import { pathWithCargoBin, WASM_TARGET, wasmToolchainEnv } from './lib/toolchain.mjs';
 import { CHROMIUM_NAMES } from './lib/chromium.mjs';
 import { findOnPath } from './lib/find-on-path.mjs';
@@ -48,6 +48,8 @@ async function withCleanup(cleanup, /** @type {() => Promise<void>} */ body) {
 }
 for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])) {
   process.once(signal, () => {
+    // Each step's commands lead process groups of their own, which a terminal's interrupt does not reach.
+    stopCommands();
     void Promise.allSettled([...cleanups].map((cleanup) => cleanup())).then(() =>
       process.exit(128 + os.constants.signals[signal]),
     );
@@ -93,7 +95,7 @@ async function wasmBrowserTests() {
     await rm(scratch, { recursive: true, force: true });
   };
   await withCleanup(stop, async () => {
-    console.log(`emulator for the browser tests: ${emulator.url}`);
+    say(`emulator for the browser tests: ${emulator.url}`);
     const env = {
       ...toolchain,
       EMULATOR_URL: emulator.url,
@@ -117,7 +119,7 @@ async function wasmBrowserTests() {
       // realtime tests do not compile in.
       await run('wasm-pack', ['test', '--headless', '--chrome', 'wasm', '--no-default-features', '--features', 'rest'], { env });
     } catch (error) {
-      console.error(`Emulator output:\n${output.join('\n')}`);
+      say(`Emulator output:\n${output.join('\n')}`);
       throw error;
     }
   });
@@ -131,7 +133,7 @@ async function ensurePostgresServer() {
   } catch (error) {
     if (!findOnPath(['apt-get'])) throw error;
   }
-  console.log('installing: postgresql (apt-get; the tests run their own throwaway cluster)');
+  say('installing: postgresql (apt-get; the tests run their own throwaway cluster)');
   await run('bash', ['-c', 'source scripts/lib/toolchain.sh && apt_install postgresql']);
 }
 
@@ -151,6 +153,14 @@ async function postgresTests() {
  */
 const command = (command, ...args) => () => run(command, args);
 
+/** The Playwright projects (tests/playwright.config.ts), each a run of its own, side by side. */
+const E2E_PROJECTS = ['production', 'production-offline', 'dev', 'dev-faults'];
+
+// The order: the wasm packages and the emulator binary first, since most suites need them; then the end-to-end suite
+// starts, and runs beside everything else, because its tests mostly wait (for retries, back-offs, page servers) while
+// the lints and builds that follow need the cores. The other suites that mostly wait (the npm package's install, the
+// conformance and PostgreSQL tests) run beside the steps after them too.
+/** @type {import('./lib/step-runner.mjs').Step[]} */
 const steps = [
   {
     id: 'setup',
@@ -162,9 +172,6 @@ const steps = [
     },
   },
   { id: 'fmt', title: 'Rust formatting (cargo fmt --check)', action: command('cargo', 'fmt', '--all', '--check') },
-  { id: 'clippy', title: 'Rust lints, host (cargo clippy -D warnings)', action: command('cargo', 'clippy', '--workspace', '--all-targets', '--', '-D', 'warnings') },
-  { id: 'clippy-wasm', title: 'Rust lints, wasm32 (cargo clippy -p geocache-client)', action: clippyWasm },
-  { id: 'cargo-test', title: 'Rust tests: core, wasm (host), emulator (cargo test)', action: command('cargo', 'test', '--workspace') },
   // The bench build too: ESLint and the type check read bench/parse against its extra export.
   {
     id: 'build-wasm',
@@ -174,36 +181,39 @@ const steps = [
       await run('bash', ['scripts/build-wasm.sh', 'bench']);
     },
   },
-  { id: 'typecheck', title: 'TypeScript: app, tests, generated wasm/pkg types (tsc --noEmit)', action: command('npm', 'run', 'typecheck') },
-  { id: 'eslint', title: 'ESLint', action: command('node_modules/.bin/eslint', '.') },
-  // The import rules themselves: a deliberate cycle and boundary crossings must fail them. The same folder holds the
-  // Rust crates' module-cycle check (scripts/lib/rust-module-graph.mjs), run on the real tree and on a deliberate cycle,
-  // and the documentation's link check (remark-validate-links), run on README.md and docs/ and on broken pages.
-  { id: 'lint-rules', title: 'Import rules, the Rust module graph and the docs\' links catch what they must (node --test)', action: command('node', '--test', 'tests/lint/') },
-  { id: 'vitest', title: 'App component tests (Vitest)', action: command('npm', 'test', '-w', 'app') },
-  // The benchmark's harness (statistics, targets, report); the measurements themselves are `npm run bench`.
-  { id: 'bench-lib', title: 'Benchmark harness unit tests (node --test bench/lib)', action: command('node', '--test', 'bench/lib/') },
   { id: 'build-emulator', title: 'Emulator binary (cargo build -p geocache-emulator)', action: command('cargo', 'build', '-p', 'geocache-emulator') },
-  // The npm package as its users get it: packed, installed into a fresh Vite project, run in Chromium; publint, attw.
-  { id: 'packaging', title: 'npm package: pack, install, build and run in Chromium; publint, attw (node --test)', action: command('node', '--test', '--test-timeout=300000', 'tests/packaging/') },
-  { id: 'wasm-browser', title: 'wasm-bindgen tests in headless Chromium against the emulator', action: wasmBrowserTests },
-  { id: 'conformance', title: 'Emulator conformance with @supabase/supabase-js (node --test)', action: command('node', '--experimental-websocket', '--test', 'tests/conformance/') },
-  { id: 'postgres', title: 'Migration on PostgreSQL: roles, index, parity with the emulator (node --test)', action: postgresTests },
-  { id: 'production-build', title: 'Production build: npm run build output, CSP, lazy wasm (node --test)', action: command('node', '--test', '--test-timeout=300000', 'tests/build/') },
-  // The projects side by side (tests/playwright.config.ts): each test mostly waits (for retries, back-offs, a page
-  // server), and each run keeps its own port for the backend its production builds name, so they never share one.
+  // Each run keeps its own port for the backend its production builds name, so the runs never share one.
   {
     id: 'e2e',
-    title: 'End-to-end (Playwright, Chromium; dev server and production build, side by side)',
+    title: `End-to-end (Playwright, Chromium: ${E2E_PROJECTS.join(', ')}, side by side)`,
+    beside: true,
     action: () =>
       runSideBySide(
-        ['production', 'dev', 'dev-faults'].map((project) => ({
+        E2E_PROJECTS.map((project) => ({
           label: `end-to-end, ${project}`,
           command: 'node_modules/.bin/playwright',
           args: ['test', '--config', 'tests/playwright.config.ts', '--project', project, '--output', `tests/test-results/${project}`],
         })),
       ),
   },
+  { id: 'clippy', title: 'Rust lints, host (cargo clippy -D warnings)', action: command('cargo', 'clippy', '--workspace', '--all-targets', '--', '-D', 'warnings') },
+  { id: 'clippy-wasm', title: 'Rust lints, wasm32 (cargo clippy -p geocache-client)', action: clippyWasm },
+  { id: 'cargo-test', title: 'Rust tests: core, wasm (host), emulator (cargo test)', action: command('cargo', 'test', '--workspace') },
+  { id: 'typecheck', title: 'TypeScript: app, tests, generated wasm/pkg types (tsc --noEmit)', action: command('npm', 'run', 'typecheck') },
+  { id: 'eslint', title: 'ESLint', action: command('node_modules/.bin/eslint', '.') },
+  // The import rules themselves: a deliberate cycle and boundary crossings must fail them. The same folder holds the
+  // Rust crates' module-graph checks (scripts/lib/rust-module-graph.mjs: no cycles, and the emulator's ground-floor
+  // modules import no service), run on the real tree and on deliberate breaches, and the documentation's link check (remark-validate-links), run on README.md and docs/ and on broken pages.
+  { id: 'lint-rules', title: 'Import rules, the Rust module graph and the docs\' links catch what they must (node --test)', action: command('node', '--test', 'tests/lint/') },
+  { id: 'vitest', title: 'App component tests (Vitest)', action: command('npm', 'test', '-w', 'app') },
+  // The benchmark's harness (statistics, targets, report); the measurements themselves are `npm run bench`.
+  { id: 'bench-lib', title: 'Benchmark harness unit tests (node --test bench/lib)', action: command('node', '--test', 'bench/lib/') },
+  // The npm package as its users get it: packed, installed into a fresh Vite project, run in Chromium; publint, attw.
+  { id: 'packaging', title: 'npm package: pack, install, build and run in Chromium; publint, attw (node --test)', beside: true, action: command('node', '--test', '--test-timeout=300000', 'tests/packaging/') },
+  { id: 'conformance', title: 'Emulator conformance with @supabase/supabase-js (node --test)', beside: true, action: command('node', '--experimental-websocket', '--test', 'tests/conformance/') },
+  { id: 'postgres', title: 'Migration on PostgreSQL: roles, index, parity with the emulator (node --test)', beside: true, action: postgresTests },
+  { id: 'wasm-browser', title: 'wasm-bindgen tests in headless Chromium against the emulator', action: wasmBrowserTests },
+  { id: 'production-build', title: 'Production build: npm run build output, CSP, lazy wasm (node --test)', action: command('node', '--test', '--test-timeout=300000', 'tests/build/') },
 ];
 
 const selected = process.argv.slice(2);

@@ -2,7 +2,10 @@ import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, chromiumPath } from '../scripts/lib/chromium.mjs';
 import type { PageServer } from './e2e/fixtures.ts';
 
-const FAULTS_SPEC = /\/faults\.spec\.ts$/;
+/** The client against faulty backends (the fault plan, malformed answers): the longest files, dev server only. */
+const FAULT_SPECS = /\/(faults|malformed-lists)\.spec\.ts$/;
+/** The service worker, the outbox and the device's copy: offline visits and deliveries, production build only. */
+const OFFLINE_SPECS = /\/(offline-shell|outbox|outbox-faults|device-copy)\.spec\.ts$/;
 
 export default defineConfig<object, { pageServer: PageServer }>({
   testDir: './e2e',
@@ -25,11 +28,13 @@ export default defineConfig<object, { pageServer: PageServer }>({
   },
   // Every spec runs against the Vite dev server and against the production build (`vite build` + `vite preview`,
   // as `npm run build`/`npm run preview` make it); specs about one of them skip the other.
-  // The dev server's faults spec is a project of its own only so that `npm test` can run it beside the others: its
-  // tests mostly wait out the client's resend back-offs, and it is the longest file.
+  // Each server's specs are split over two projects only so that `npm test` can run the four side by side, each in a
+  // Playwright run of its own: their tests mostly wait (resend back-offs, service worker updates, page servers), and
+  // four runs of similar length end sooner than two. A production run builds each page configuration it needs once.
   projects: [
-    { name: 'dev', use: { pageServer: 'dev' }, testIgnore: FAULTS_SPEC },
-    { name: 'dev-faults', use: { pageServer: 'dev' }, testMatch: FAULTS_SPEC },
-    { name: 'production', use: { pageServer: 'production' } },
+    { name: 'dev', use: { pageServer: 'dev' }, testIgnore: FAULT_SPECS },
+    { name: 'dev-faults', use: { pageServer: 'dev' }, testMatch: FAULT_SPECS },
+    { name: 'production', use: { pageServer: 'production' }, testIgnore: OFFLINE_SPECS },
+    { name: 'production-offline', use: { pageServer: 'production' }, testMatch: OFFLINE_SPECS },
   ],
 });

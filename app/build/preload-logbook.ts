@@ -7,14 +7,15 @@ type OutputBundle = NonNullable<IndexHtmlTransformContext['bundle']>;
 const fromHere = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
 /**
- * What main.tsx imports lazily to paint the open logbook's first entries: the visit's first read and the wasm
- * client. Without a hint the browser finds each only when the script before it has run (the entry, then these,
- * then the .wasm): a round trip each, 150 ms apiece on a slow mobile network. React and the logbook's code are
- * left out on purpose: main.tsx loads them once the first entries are painted, and a hint would have the browser
- * download them first, sharing the slow network with the wasm client and delaying the entries.
+ * What the logbook's start-up (src/features/logbook/first-paint/start-up.ts) imports lazily to paint the open
+ * logbook's first entries: the visit's first read and the wasm client. Without a hint the browser finds each only
+ * when the script before it has run (the entry, then these, then the .wasm): a round trip each, each long on a slow
+ * mobile network. React and the logbook's code are left out on purpose: main.tsx loads them once the first entries
+ * are painted, and a hint would have the browser download them first, sharing the slow network with the wasm client
+ * and delaying the entries.
  */
 export const FIRST_ENTRIES_MODULES = [
-  fromHere('../src/features/logbook/api/prefetch-entries.ts'),
+  fromHere('../src/features/logbook/reads/prefetch-entries.ts'),
   fromHere('../src/features/logbook/api/client.ts'),
 ];
 

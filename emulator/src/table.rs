@@ -1,22 +1,46 @@
-//! The one table the emulator serves, `public.geocache_logs`, as the schema cache knows it:
-//! column names, types and how literal text becomes a typed SQL value.
+//! What the emulator serves through `/rest/v1`, as PostgREST's schema cache knows it: the table
+//! `public.geocache_logs`, the table `public.geocache_log_changes` and the rows of the function
+//! `public.removed_geocache_logs()` ([`Relation`]); their column names, types and how literal text
+//! becomes a typed SQL value; and one stored row of each ([`Record`]).
 
 use crate::timestamp::{self, TimestampError};
 use rusqlite::types::{ToSql, ToSqlOutput};
 
 pub const DB_SCHEMA: &str = "public";
 pub const TABLE: &str = "geocache_logs";
+/// What anon may learn about removals and restores: `(seq, entry_id, change, changed_at)`.
+pub const CHANGES_TABLE: &str = "geocache_log_changes";
+/// The owner's function listing removed entries, whose rows PostgREST reads like a table's.
+pub const REMOVED_FUNCTION: &str = "removed_geocache_logs";
 
+/// A column of one of the relations. The logbook's own four come first: [`Column::ALL`] and
+/// [`Column::from_name`] are `geocache_logs`' (request bodies and Realtime filters know no other).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Column {
     Id,
     CreatedAt,
     Name,
     Message,
+    /// `removed_geocache_logs()`: when the entry was removed.
+    RemovedAt,
+    /// `geocache_log_changes`: the change's place in the order they happened (identity).
+    Seq,
+    EntryId,
+    /// `'removed'` or `'added'`.
+    Change,
+    ChangedAt,
+}
+
+/// The type of a column's values, which decides how a literal is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ColumnType {
+    Bigint,
+    Timestamptz,
+    Text,
 }
 
 impl Column {
-    /// In table order, the order of `select=*`.
+    /// `geocache_logs` in table order, the order of `select=*`.
     pub const ALL: [Column; 4] = [Column::Id, Column::CreatedAt, Column::Name, Column::Message];
 
     pub fn name(self) -> &'static str {
@@ -25,11 +49,17 @@ impl Column {
             Column::CreatedAt => "created_at",
             Column::Name => "name",
             Column::Message => "message",
+            Column::RemovedAt => "removed_at",
+            Column::Seq => "seq",
+            Column::EntryId => "entry_id",
+            Column::Change => "change",
+            Column::ChangedAt => "changed_at",
         }
     }
 
+    /// A column of `geocache_logs`.
     pub fn from_name(name: &str) -> Option<Column> {
-        Column::ALL.into_iter().find(|column| column.name() == name)
+        Relation::Logs.column(name)
     }
 
     /// The SQL identifier. Only these constants ever reach SQL text; values are bound parameters.
@@ -39,17 +69,116 @@ impl Column {
             Column::CreatedAt => "\"created_at\"",
             Column::Name => "\"name\"",
             Column::Message => "\"message\"",
+            Column::RemovedAt => "\"removed_at\"",
+            Column::Seq => "\"seq\"",
+            Column::EntryId => "\"entry_id\"",
+            Column::Change => "\"change\"",
+            Column::ChangedAt => "\"changed_at\"",
+        }
+    }
+
+    pub fn column_type(self) -> ColumnType {
+        match self {
+            Column::Id | Column::Seq | Column::EntryId => ColumnType::Bigint,
+            Column::CreatedAt | Column::RemovedAt | Column::ChangedAt => ColumnType::Timestamptz,
+            Column::Name | Column::Message | Column::Change => ColumnType::Text,
         }
     }
 
     /// Reads a literal from a query string (filters) the way PostgreSQL's input function for the
     /// column type would, with PostgreSQL's errors.
     pub fn parse_literal(self, text: &str) -> Result<SqlValue, LiteralError> {
+        match self.column_type() {
+            ColumnType::Bigint => parse_bigint(text).map(SqlValue::Integer),
+            ColumnType::Timestamptz => parse_timestamptz(text).map(SqlValue::Integer),
+            ColumnType::Text if text.contains('\0') => Err(LiteralError::NulInText),
+            ColumnType::Text => Ok(SqlValue::Text(text.to_owned())),
+        }
+    }
+}
+
+/// A relation `/rest/v1` reads: a table, or the rows a function returns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Relation {
+    /// `public.geocache_logs`.
+    Logs,
+    /// `public.geocache_log_changes`.
+    Changes,
+    /// The rows of `public.removed_geocache_logs()`, read from the emulator's table of removed
+    /// entries (less who removed each: the function does not return it).
+    Removed,
+}
+
+impl Relation {
+    /// Its name in PostgREST's errors.
+    pub fn name(self) -> &'static str {
         match self {
-            Column::Id => parse_bigint(text).map(SqlValue::Integer),
-            Column::CreatedAt => parse_timestamptz(text).map(SqlValue::Integer),
-            Column::Name | Column::Message if text.contains('\0') => Err(LiteralError::NulInText),
-            Column::Name | Column::Message => Ok(SqlValue::Text(text.to_owned())),
+            Relation::Logs => TABLE,
+            Relation::Changes => CHANGES_TABLE,
+            Relation::Removed => REMOVED_FUNCTION,
+        }
+    }
+
+    /// The SQLite table holding its rows (a constant: never from a request).
+    pub fn sql_table(self) -> &'static str {
+        match self {
+            Relation::Logs => "geocache_logs",
+            Relation::Changes => "geocache_log_changes",
+            Relation::Removed => "removed_geocache_logs",
+        }
+    }
+
+    /// Its columns in order: `select=*`, and the order its [`Record`] reads them.
+    pub fn columns(self) -> &'static [Column] {
+        match self {
+            Relation::Logs => &Column::ALL,
+            Relation::Changes => &[
+                Column::Seq,
+                Column::EntryId,
+                Column::Change,
+                Column::ChangedAt,
+            ],
+            Relation::Removed => &[
+                Column::Id,
+                Column::CreatedAt,
+                Column::Name,
+                Column::Message,
+                Column::RemovedAt,
+            ],
+        }
+    }
+
+    pub fn column(self, name: &str) -> Option<Column> {
+        self.columns()
+            .iter()
+            .copied()
+            .find(|column| column.name() == name)
+    }
+
+    /// The columns as a SQL select list, in [`Relation::columns`] order.
+    pub fn sql_columns(self) -> String {
+        self.columns()
+            .iter()
+            .map(|column| column.sql())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// The unique key that orders rows the filters and `order` leave tied.
+    pub fn key(self) -> Column {
+        match self {
+            Relation::Logs | Relation::Removed => Column::Id,
+            Relation::Changes => Column::Seq,
+        }
+    }
+
+    /// The time column whose direction the key's tiebreak follows ("newest first" puts the
+    /// later row first among equal times).
+    pub fn time_column(self) -> Column {
+        match self {
+            Relation::Logs => Column::CreatedAt,
+            Relation::Changes => Column::ChangedAt,
+            Relation::Removed => Column::RemovedAt,
         }
     }
 }
@@ -120,6 +249,16 @@ impl ToSql for SqlValue {
     }
 }
 
+/// A row of one relation, as SQLite returns it and as JSON renders it.
+pub trait Record: Sized {
+    /// Reads the relation's [`Relation::columns`], in order.
+    fn from_sql(row: &rusqlite::Row<'_>) -> rusqlite::Result<Self>;
+
+    /// A column's JSON value; `null` for a column the relation does not have (plans resolve
+    /// names against the relation, so none is ever asked for).
+    fn json(&self, column: Column) -> serde_json::Value;
+}
+
 /// One stored row.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Row {
@@ -148,6 +287,76 @@ impl Row {
             Column::CreatedAt => timestamp::to_json_text(self.created_at).into(),
             Column::Name => self.name.as_str().into(),
             Column::Message => self.message.as_str().into(),
+            Column::RemovedAt
+            | Column::Seq
+            | Column::EntryId
+            | Column::Change
+            | Column::ChangedAt => serde_json::Value::Null,
+        }
+    }
+}
+
+impl Record for Row {
+    fn from_sql(row: &rusqlite::Row<'_>) -> rusqlite::Result<Row> {
+        Row::from_sql(row)
+    }
+
+    fn json(&self, column: Column) -> serde_json::Value {
+        Row::json(self, column)
+    }
+}
+
+/// A row of `removed_geocache_logs()`: the entry as it was, and when it was removed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RemovedEntry {
+    pub entry: Row,
+    pub removed_at: i64,
+}
+
+impl Record for RemovedEntry {
+    fn from_sql(row: &rusqlite::Row<'_>) -> rusqlite::Result<RemovedEntry> {
+        Ok(RemovedEntry {
+            entry: Row::from_sql(row)?,
+            removed_at: row.get(4)?,
+        })
+    }
+
+    fn json(&self, column: Column) -> serde_json::Value {
+        match column {
+            Column::RemovedAt => timestamp::to_json_text(self.removed_at).into(),
+            other => self.entry.json(other),
+        }
+    }
+}
+
+/// A row of `geocache_log_changes`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogChange {
+    pub seq: i64,
+    pub entry_id: i64,
+    pub change: String,
+    pub changed_at: i64,
+}
+
+impl Record for LogChange {
+    fn from_sql(row: &rusqlite::Row<'_>) -> rusqlite::Result<LogChange> {
+        Ok(LogChange {
+            seq: row.get(0)?,
+            entry_id: row.get(1)?,
+            change: row.get(2)?,
+            changed_at: row.get(3)?,
+        })
+    }
+
+    fn json(&self, column: Column) -> serde_json::Value {
+        match column {
+            Column::Seq => self.seq.into(),
+            Column::EntryId => self.entry_id.into(),
+            Column::Change => self.change.as_str().into(),
+            Column::ChangedAt => timestamp::to_json_text(self.changed_at).into(),
+            Column::Id | Column::CreatedAt | Column::Name | Column::Message | Column::RemovedAt => {
+                serde_json::Value::Null
+            }
         }
     }
 }

@@ -146,3 +146,25 @@ export async function startEmulator({
     stop,
   };
 }
+
+/**
+ * Runs `geocache-emulator owner ...` (add, list, remove) on a database file, which a running emulator may be serving;
+ * `input` goes to its standard input (a new account's password). Resolves with its exit code and output.
+ * @param {string[]} args  e.g. ['add', '--db', file, 'owner@example.com']
+ * @param {{ input?: string, binary?: string }} [options]
+ * @returns {Promise<{ code: number | null, stdout: string, stderr: string }>}
+ */
+export async function ownerCommand(args, { input = '', binary = emulatorBinary } = {}) {
+  const child = spawn(binary, ['owner', ...args], { stdio: ['pipe', 'pipe', 'pipe'], env: environmentWith({}) });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
+  const spawnError = new Promise((resolve) => child.once('error', resolve));
+  // A command that needs no password exits without reading it: that broken pipe is no failure.
+  child.stdin.on('error', () => {});
+  child.stdin.end(input);
+  const outcome = await Promise.race([exited(child), spawnError]);
+  if (outcome instanceof Error) throw outcome;
+  return { code: /** @type {import('./processes.mjs').ExitStatus} */ (outcome).code, stdout, stderr };
+}

@@ -1,7 +1,13 @@
 // @ts-check
-// `npm test`'s steps: a banner naming each, its output unfiltered, its time, and a stop at the first failure.
+// `npm test`'s steps: a banner naming each, its output, its time, a table of every step's time at the end, and a stop
+// at the first failure. Most steps run one after another (they build or drive Chromium, and the machine's cores
+// are the limit); a step marked `beside` starts and the run goes on with the next steps while it runs, for suites
+// that mostly wait. Its output is kept and printed in one piece when it ends, under its own banner, so no two
+// steps' lines interleave and a failure names its step.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { spawn } from 'node:child_process';
-import { environmentWith, exited } from './processes.mjs';
+import os from 'node:os';
+import { environmentWith, exited, isRunning } from './processes.mjs';
 
 const colour = process.stdout.isTTY
   ? { bold: '\x1b[1m', red: '\x1b[1;31m', green: '\x1b[32m', reset: '\x1b[0m' }
@@ -20,24 +26,99 @@ export class StepFailure extends Error {
   }
 }
 
+/** Output of a step that runs beside others, kept until it ends; none (the terminal) for the others. */
+const keptOutput = new AsyncLocalStorage();
+
+/** @returns {Buffer[] | undefined} */
+const currentOutput = () => keptOutput.getStore();
+
+/** The times of the parts of the step running (the commands it runs side by side), for the table at the end. */
+const stepParts = new AsyncLocalStorage();
+
 /**
- * Runs a command with the terminal's stdio; resolves when it exits 0, rejects with a StepFailure otherwise (a signal
- * counts as 128 + its number, as in a shell).
+ * Writes to the step's output: the terminal, or the kept output of a step run beside others.
+ * @param {string | Buffer} text
+ */
+function write(text) {
+  const output = currentOutput();
+  if (output) output.push(Buffer.from(text));
+  else process.stdout.write(text);
+}
+
+/**
+ * A line of a step's own (not a command's): kept with its output when it runs beside others.
+ * @param {string} line
+ */
+export function say(line) {
+  write(`${line}\n`);
+}
+
+/** Every command a step started that is still running, each the leader of its own process group. */
+const running = new Set();
+
+/**
+ * Stops every command still running, with everything it started (its process group): a step that failed beside
+ * the others ends the run at once, as does an interrupt.
+ * @param {NodeJS.Signals} [signal]
+ */
+export function stopCommands(signal = 'SIGTERM') {
+  for (const child of running) {
+    if (child.pid === undefined || !isRunning(child)) continue;
+    try {
+      process.kill(-child.pid, signal);
+    } catch (error) {
+      // ESRCH: it exited meanwhile.
+      if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'ESRCH') throw error;
+    }
+  }
+}
+
+/**
+ * Runs a command, its output to the terminal (or kept, for a step run beside others); resolves when it exits 0,
+ * rejects with a StepFailure otherwise (a signal counts as 128 + its number, as in a shell). Each command leads a
+ * process group of its own, so stopping it stops what it started (rustc, Chromium, the servers of a test).
  * @param {string} command
  * @param {string[]} args
- * @param {{ env?: Record<string, string | undefined>, cwd?: string }} [options]
+ * @param {{ env?: Record<string, string | undefined>, cwd?: string, label?: string }} [options] label: names the
+ *   command in a failure
  */
-export async function run(command, args, { env = {}, cwd } = {}) {
-  const child = spawn(command, args, { stdio: 'inherit', env: environmentWith(env), cwd });
+export async function run(command, args, { env = {}, cwd, label } = {}) {
+  const output = currentOutput();
+  const child = spawn(command, args, {
+    stdio: ['ignore', output ? 'pipe' : 'inherit', output ? 'pipe' : 'inherit'],
+    env: environmentWith(env),
+    cwd,
+    detached: true,
+  });
+  running.add(child);
+  child.stdout?.on('data', (chunk) => output?.push(chunk));
+  child.stderr?.on('data', (chunk) => output?.push(chunk));
   const spawnError = new Promise((resolve) => child.once('error', resolve));
+  // 'close' comes after the output streams have ended, so every byte is kept.
+  const closed = output ? new Promise((resolve) => child.once('close', resolve)) : Promise.resolve();
   const outcome = await Promise.race([exited(child), spawnError]);
+  running.delete(child);
   if (outcome instanceof Error) throw new StepFailure(`${command}: ${outcome.message}`, 127);
+  await closed;
   const { code, signal } = /** @type {import('./processes.mjs').ExitStatus} */ (outcome);
   if (code === 0) return;
-  const { constants } = await import('node:os');
-  const exitCode = code ?? 128 + (signal ? constants.signals[signal] : 0);
-  throw new StepFailure(`${[command, ...args].join(' ')} exited with ${code ?? signal}`, exitCode);
+  const exitCode = code ?? 128 + (signal ? os.constants.signals[signal] : 0);
+  throw new StepFailure(`${label ? `${label}: ` : ''}${[command, ...args].join(' ')} exited with ${code ?? signal}`, exitCode);
 }
+
+/** @param {number} ms */
+const seconds = (ms) => Math.round(ms / 1000);
+
+/** @param {number} ms */
+function minutes(ms) {
+  const total = seconds(ms);
+  return `${Math.floor(total / 60)}m${String(total % 60).padStart(2, '0')}s`;
+}
+
+/** @typedef {{ name: string, ms: number, note: string, parts?: StepTime[] }} StepTime */
+
+/** Each step's time, and each part of a step that runs commands side by side, for the table at the end. */
+const times = /** @type {StepTime[]} */ ([]);
 
 /**
  * Runs commands side by side, for suites that do not fight over ports and spend most of their time waiting: the
@@ -48,54 +129,168 @@ export async function run(command, args, { env = {}, cwd } = {}) {
 export async function runSideBySide(commands) {
   const outcomes = await Promise.allSettled(
     commands.map(async ({ label, command, args, env = {} }, index) => {
-      if (index === 0) return run(command, args, { env });
+      const started = Date.now();
       /** @type {Buffer[]} */
-      const output = [];
-      const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: environmentWith(env) });
-      child.stdout?.on('data', (chunk) => output.push(chunk));
-      child.stderr?.on('data', (chunk) => output.push(chunk));
-      const spawnError = new Promise((resolve) => child.once('error', resolve));
-      const outcome = await Promise.race([exited(child), spawnError]);
-      process.stdout.write(`\n${colour.bold}--- ${label} (run beside the above) ---${colour.reset}\n`);
-      process.stdout.write(Buffer.concat(output));
-      if (outcome instanceof Error) throw new StepFailure(`${command}: ${outcome.message}`, 127);
-      const { code, signal } = /** @type {import('./processes.mjs').ExitStatus} */ (outcome);
-      if (code !== 0) throw new StepFailure(`${label}: ${[command, ...args].join(' ')} exited with ${code ?? signal}`, code ?? 1);
+      const kept = [];
+      try {
+        if (index === 0) await run(command, args, { env, label });
+        else await keptOutput.run(kept, () => run(command, args, { env, label }));
+      } finally {
+        if (index > 0) {
+          write(`\n${colour.bold}--- ${label} (run beside the above) ---${colour.reset}\n`);
+          write(Buffer.concat(kept));
+        }
+        /** @type {StepTime[] | undefined} */ (stepParts.getStore())?.push({ name: label, ms: Date.now() - started, note: 'side by side' });
+      }
     }),
   );
   const failed = outcomes.find((outcome) => outcome.status === 'rejected');
   if (failed) throw failed.reason;
 }
 
-/** @param {number} ms */
-const seconds = (ms) => Math.floor(ms / 1000);
+/**
+ * @typedef {object} Step
+ * @property {string} id
+ * @property {string} title
+ * @property {boolean} [always]  run even when steps are named
+ * @property {boolean} [beside]  start it and go on with the next steps, unless it is the last one; it mostly waits
+ *   (for servers, a browser)
+ * @property {() => Promise<void>} action
+ */
+
+/** @param {unknown} error */
+function exitCodeOf(error) {
+  if (error instanceof StepFailure) return error.exitCode;
+  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+  return 1;
+}
+
+/**
+ * @param {Step} step
+ * @param {number} started
+ * @param {number} exitCode
+ */
+function failureBanner({ id, title }, started, exitCode) {
+  return `\n${colour.red}!!! FAILED: ${title} [${id}] (exit code ${exitCode}, after ${seconds(Date.now() - started)}s)${colour.reset}\n`;
+}
 
 /**
  * Runs steps in order (the ones `selected` names, all when it is empty; `always` steps regardless), stopping at the
- * first failure; resolves to the number run.
- * @param {{ id: string, title: string, always?: boolean, action: () => Promise<void> }[]} steps
+ * first failure, of a step in the foreground or of one running beside; resolves to the number run.
+ * @param {Step[]} steps
  * @param {string[]} selected
  */
 export async function runSteps(steps, selected) {
-  let count = 0;
-  for (const { id, title, always, action } of steps) {
-    if (!always && selected.length > 0 && !selected.includes(id)) continue;
-    count++;
-    console.log(`\n${colour.bold}==> ${title} [${id}]${colour.reset}`);
+  const chosen = steps.filter(({ id, always }) => always || selected.length === 0 || selected.includes(id));
+  /** The first failure of a step running beside the others: ends the foreground step at once. */
+  /** @type {(failure: StepFailure) => void} */
+  let failBeside = () => {};
+  /** @type {Promise<StepFailure>} */
+  const besideFailed = new Promise((resolve) => {
+    failBeside = resolve;
+  });
+  /** Outputs of steps that ran beside, printed between foreground steps. */
+  const finished = /** @type {string[]} */ ([]);
+  const flush = () => {
+    for (const text of finished.splice(0)) process.stdout.write(text);
+  };
+  /** @type {Promise<void>[]} */
+  const besides = [];
+  let besideRunning = 0;
+  let failure = /** @type {StepFailure | undefined} */ (undefined);
+
+  /** @param {Step} step */
+  const startBeside = (step) => {
     const started = Date.now();
-    try {
-      await action();
-    } catch (error) {
-      const exitCode = error instanceof StepFailure ? error.exitCode : 1;
-      if (!(error instanceof StepFailure)) console.error(error instanceof Error ? error.stack ?? error.message : error);
-      console.error(
-        `\n${colour.red}!!! FAILED: ${title} [${id}] (exit code ${exitCode}, after ${seconds(Date.now() - started)}s)${colour.reset}`,
+    /** @type {Buffer[]} */
+    const kept = [];
+    console.log(`\n${colour.bold}==> ${step.title} [${step.id}] started; runs beside the next steps, its output follows when it ends${colour.reset}`);
+    /** @type {StepTime[]} */
+    const parts = [];
+    return keptOutput
+      .run(kept, () => stepParts.run(parts, () => step.action()))
+      .then(
+        () => {
+          times.push({ name: step.id, ms: Date.now() - started, note: 'beside', parts });
+          finished.push(
+            `\n${colour.bold}==> ${step.title} [${step.id}] (ran beside)${colour.reset}\n${Buffer.concat(kept).toString()}` +
+              `${colour.green}<== ok: ${step.title} (${seconds(Date.now() - started)}s)${colour.reset}\n`,
+          );
+        },
+        (/** @type {unknown} */ error) => {
+          if (failure) {
+            // Stopped because another step failed first.
+            times.push({ name: step.id, ms: Date.now() - started, note: 'beside, stopped', parts });
+            console.error(`${colour.red}!!! stopped: ${step.title} [${step.id}], after ${seconds(Date.now() - started)}s${colour.reset}`);
+            return;
+          }
+          const exitCode = exitCodeOf(error);
+          times.push({ name: step.id, ms: Date.now() - started, note: 'beside, failed', parts });
+          failure = new StepFailure(`${step.id} failed`, exitCode);
+          flush();
+          process.stdout.write(`\n${colour.bold}==> ${step.title} [${step.id}] (ran beside)${colour.reset}\n${Buffer.concat(kept).toString()}`);
+          console.error(failureBanner(step, started, exitCode));
+          failBeside(failure);
+        },
       );
-      throw new StepFailure(`${id} failed`, exitCode);
+  };
+
+  for (const [index, step] of chosen.entries()) {
+    if (failure) break;
+    // The last step has nothing to run beside: it runs in the foreground, its output shown as it comes.
+    if (step.beside && index < chosen.length - 1) {
+      besideRunning += 1;
+      besides.push(startBeside(step).finally(() => (besideRunning -= 1)));
+      continue;
     }
-    console.log(`${colour.green}<== ok: ${title} (${seconds(Date.now() - started)}s)${colour.reset}`);
+    console.log(`\n${colour.bold}==> ${step.title} [${step.id}]${colour.reset}`);
+    const started = Date.now();
+    /** @type {StepTime[]} */
+    const parts = [];
+    const action = stepParts.run(parts, () => step.action());
+    const outcome = await Promise.race([action.then(() => 'ok', (/** @type {unknown} */ error) => error), besideFailed]);
+    if (outcome instanceof StepFailure && outcome === failure) {
+      // A step beside failed: this one is stopped with everything it started, and the run ends with that failure.
+      stopCommands();
+      await action.catch(() => undefined);
+      times.push({ name: step.id, ms: Date.now() - started, note: 'stopped', parts });
+      console.error(`${colour.red}!!! stopped: ${step.title} [${step.id}], after ${seconds(Date.now() - started)}s${colour.reset}`);
+      break;
+    }
+    times.push({ name: step.id, ms: Date.now() - started, note: outcome === 'ok' ? '' : 'failed', parts });
+    if (outcome !== 'ok') {
+      const exitCode = exitCodeOf(outcome);
+      console.error(failureBanner(step, started, exitCode));
+      failure ??= new StepFailure(`${step.id} failed`, exitCode);
+      stopCommands();
+      break;
+    }
+    console.log(`${colour.green}<== ok: ${step.title} (${seconds(Date.now() - started)}s)${colour.reset}`);
+    flush();
   }
-  return count;
+  if (!failure && besideRunning > 0) {
+    console.log(`\n${colour.bold}... waiting for the steps running beside${colour.reset}`);
+    await Promise.race([Promise.all(besides), besideFailed]);
+  }
+  if (failure) {
+    stopCommands();
+    await Promise.allSettled(besides);
+    flush();
+    printTimes();
+    throw failure;
+  }
+  flush();
+  printTimes();
+  return chosen.length;
+}
+
+/** The table of step times: where a run's minutes went. */
+function printTimes() {
+  if (times.length === 0) return;
+  console.log(`\n${colour.bold}Step times${colour.reset}`);
+  const rows = times.flatMap(({ parts = [], ...step }) => [step, ...parts.map((part) => ({ ...part, name: `  ${part.name}` }))]);
+  const width = Math.max(...rows.map(({ name }) => name.length));
+  for (const { name, ms, note } of rows) console.log(`  ${name.padEnd(width)}  ${minutes(ms).padStart(7)}${note ? `  (${note})` : ''}`);
 }
 
 /**
@@ -104,6 +299,5 @@ export async function runSteps(steps, selected) {
  * @param {number} elapsedMs
  */
 export function allPassed(count, elapsedMs) {
-  const total = seconds(elapsedMs);
-  console.log(`\n${colour.green}All ${count} steps passed in ${Math.floor(total / 60)}m${String(total % 60).padStart(2, '0')}s.${colour.reset}`);
+  console.log(`\n${colour.green}All ${count} steps passed in ${minutes(elapsedMs)}.${colour.reset}`);
 }

@@ -65,11 +65,13 @@ test('each REST insert reaches a postgres_changes subscriber once, as an INSERT 
   await eventually(() => system.find((message) => message.message === 'Subscribed to PostgreSQL'), 'the system message');
 
   const rows = await signInOrder(backend.publishable, sampleEntries(12));
-  await eventually(() => (events.length >= rows.length ? true : undefined), `${rows.length} INSERT events`);
-  // Nothing more arrives: no duplicates.
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  assert.equal(events.length, rows.length);
-  events.forEach((event, index) => {
+  // One more insert marks the end: events come in commit order, so once its event is here, every event of the twelve
+  // (and any duplicate of one) has arrived before it.
+  const [marker] = await signInOrder(backend.publishable, [{ name: 'marker', message: 'the last insert' }]);
+  await eventually(() => events.find((event) => event.new.id === marker?.id), 'the last insert');
+  assert.equal(events.length, rows.length + 1);
+  assert.equal(events.at(-1).new.id, marker?.id);
+  events.slice(0, -1).forEach((event, index) => {
     assert.equal(event.eventType, 'INSERT');
     assert.equal(event.schema, 'public');
     assert.equal(event.table, TABLE);
@@ -140,7 +142,8 @@ test('broadcast between two clients: the sender hears itself only with self, and
   assert.equal(await bobChannel.send({ type: 'broadcast', event: 'signed', payload: { by: 'bob' } }), 'ok');
   await eventually(() => heardByAlice.find((message) => message.payload.by === 'bob'), 'alice hearing bob');
   await eventually(() => heardByBob.find((message) => message.payload.by === 'bob'), 'bob hearing himself');
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  // Bob sent only after hearing alice, and a channel's messages arrive in order: had alice's own come back to her,
+  // it would have come before bob's.
   assert.deepEqual(
     heardByAlice.map((message) => message.payload.by),
     ['bob'],
@@ -304,8 +307,14 @@ test('send on a channel that is not joined falls back to POST /realtime/v1/api/b
   const refused = createClient(backend.emulator.url, 'sb_publishable_unknown', SERVER_SIDE);
   t.after(() => refused.removeAllChannels());
   assert.equal(await refused.channel('fallback').send({ type: 'broadcast', event: 'wave', payload: { n: 2 } }), 'error');
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  assert.equal(heard.length, 1);
+  // A third message, sent once the refusal is answered, marks the end: had the refused one gone out, it would have
+  // reached the listener before this one.
+  assert.equal(await sender.channel('fallback').send({ type: 'broadcast', event: 'wave', payload: { n: 3 } }), 'ok');
+  await eventually(() => heard.find((message) => message.payload.n === 3), 'the third broadcast');
+  assert.deepEqual(
+    heard.map((message) => message.payload.n),
+    [1, 3],
+  );
 });
 
 test('presence: a tracked state reaches another client, and leaves when its socket goes', async (t) => {

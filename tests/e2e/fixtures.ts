@@ -110,6 +110,14 @@ function pageEnv(
 }
 
 /**
+ * The page's configuration in a test that changes none of the fixture's options: a build of it made for one test
+ * serves every other test that asks for the same (`ProductionSite.build` keys its builds by this object).
+ */
+export function defaultPageEnv(emulator: RunningEmulator, logbookOpen: boolean): Record<string, string> {
+  return pageEnv(emulator, logbookOpen, null, null, 'publishable');
+}
+
+/**
  * One JWT secret for every emulator of this worker: the keys are baked into production builds, so equal
  * configurations keep sharing one build although each test gets a fresh in-memory emulator.
  */

@@ -148,19 +148,33 @@ async function storedElsewhereIsShownExactly(page: Page, stack: Stack, entry: Ho
   await expectNewestCard(page, exact);
 }
 
-/** How soon a frame must be painted, even with a 1 MiB card on the page. */
-const RESPONSIVE_MS = 5_000;
+/**
+ * The most of a message a card lays out until asked for (app/src/features/logbook/components/text-start.ts): a
+ * megabyte of emoji laid out whole freezes Chromium for about a minute, its first 2,000 characters do not.
+ */
+const MESSAGE_SHOWN_MAX = 2_000;
 
-/** Resolves after `ms`. */
-const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** A frame is painted and a field answers soon after: the page is not stuck laying out a huge card. */
+/**
+ * The page stays responsive with a 1 MiB card on it: no card lays out more than a cut message unless the visitor
+ * asked for the whole of it, and a frame is painted and a field takes input. How fast is the benchmark's to measure: a
+ * time limit here would fail on a busy machine. Laying out the whole text is what froze the page, and the length
+ * check catches that whatever the machine.
+ */
 async function expectResponsive(page: Page) {
-  const started = Date.now();
+  const longest = await logbookPage(page).entries.evaluateAll((cards) =>
+    Math.max(
+      0,
+      ...cards.map((card) => {
+        const message = card.querySelector('.entry-message');
+        const shownWhole = message?.nextElementSibling?.matches('button.user-text-toggle[aria-expanded="true"]') ?? false;
+        return shownWhole ? 0 : (message?.textContent?.length ?? 0);
+      }),
+    ),
+  );
+  expect(longest, 'UTF-16 units of the longest message a card lays out unasked').toBeLessThanOrEqual(MESSAGE_SHOWN_MAX);
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   await logbookPage(page).name.fill('still responsive');
   await expect(logbookPage(page).name).toHaveValue('still responsive');
-  expect(Date.now() - started, 'ms until a frame is painted and a field takes input').toBeLessThan(RESPONSIVE_MS);
   await logbookPage(page).name.fill('');
 }
 
@@ -238,18 +252,14 @@ test('a card holding a 1 MiB message of emoji is painted at once, cut until aske
     );
     await page.goto('/', { waitUntil: 'commit' });
     await listed;
-    // Soon after the list arrives, the card shows the start of the text, and two more frames are painted.
-    const shown = page.evaluate(async (message) => {
+    // Once the list arrives, the card shows the start of the text, and two more frames are painted.
+    await page.evaluate(async (message) => {
       const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
       const start = () => document.querySelector('[data-testid="log-entry"] .entry-message.is-cut')?.textContent;
       for (let text = start(); !text || !message.startsWith(text); text = start()) await frame();
       await frame();
       await frame();
-      return 'painted';
     }, exact.message);
-    shown.catch(() => undefined);
-    const frozen = delay(RESPONSIVE_MS).then(() => `still frozen after ${RESPONSIVE_MS} ms`);
-    expect(await Promise.race([shown, frozen]), entry.label).toBe('painted');
     const newest = logbookPage(page).entries.first();
     expect(await newest.locator('.entry-name').textContent()).toBe(exact.name);
     await expect(newest.getByRole('button', { name: 'Show the whole message' })).toBeVisible();

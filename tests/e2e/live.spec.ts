@@ -66,6 +66,26 @@ function watchJoins(page: Page): { readonly count: () => number; readonly socket
   return { count: () => joins, sockets: () => sockets, closed: () => closed };
 }
 
+/**
+ * Lets the page's realtime sockets through, except while held: a socket the page opens then waits, unconnected, until
+ * `release`. Entries stored meanwhile are stored before the page can rejoin, whatever the scheduler does, so they can
+ * only reach it through the catch-up read that follows the rejoin.
+ */
+async function socketGate(page: Page): Promise<{ hold: () => void; release: () => void }> {
+  let held: Promise<void> | undefined;
+  let release = () => undefined as void;
+  await page.routeWebSocket(/\/realtime\/v1\/websocket/, async (socket) => {
+    await held;
+    socket.connectToServer();
+  });
+  return {
+    hold: () => {
+      held = new Promise<void>((resolve) => (release = resolve));
+    },
+    release: () => release(),
+  };
+}
+
 /** The page's list reads since `from` that asked only for newer entries (a catch-up). */
 function catchUpReads(requests: readonly string[], from: number): string[] {
   return requests
@@ -117,12 +137,18 @@ test.describe('the open logbook', () => {
     ]);
   });
 
-  test('an entry signed in one browser shows in another within 2 s, once, and is announced', async ({ page, browser, baseURL }) => {
+  // How soon it shows is a speed target, measured by the benchmark (bench/lib/live-bench.mjs). Here, that it comes
+  // over the channel: once the reader has joined, its reads of the list fail, so no read can bring the entries.
+  test('an entry signed in one browser shows in another over the channel, once, and is announced', async ({ page, browser, baseURL }) => {
     const readerJoins = watchJoins(page);
     await page.goto('/');
     const reader = logbookPage(page);
     await expect(reader.status).toHaveText('No entries yet.');
     await expect.poll(readerJoins.count).toBe(1);
+    await page.route(
+      (url) => url.pathname === TABLE_PATH,
+      (route) => (route.request().method() === 'GET' ? route.abort('failed') : route.fallback()),
+    );
 
     const elsewhere = await browser.newContext({ baseURL });
     try {
@@ -139,7 +165,7 @@ test.describe('the open logbook', () => {
       expect((await inserted).status()).toBe(201);
 
       const arrived = reader.entries.filter({ hasText: 'Signed in the other browser' });
-      await expect(arrived).toHaveCount(1, { timeout: 2_000 });
+      await expect(arrived).toHaveCount(1);
       await expect(reader.status).toHaveText('A new entry arrived.');
       // The signer sees its own sign once, and is not told it arrived from elsewhere.
       await expect(signer.entries.filter({ hasText: 'Signed in the other browser' })).toHaveCount(1);
@@ -150,7 +176,7 @@ test.describe('the open logbook', () => {
       await signer.name.fill('Cy');
       await signer.message.fill('And a second one');
       await signer.submit.click();
-      await expect(reader.entries.filter({ hasText: 'And a second one' })).toHaveCount(1, { timeout: 2_000 });
+      await expect(reader.entries.filter({ hasText: 'And a second one' })).toHaveCount(1);
       await expect(reader.status).toHaveText('2 new entries arrived.');
       await expect(reader.entries).toHaveCount(2);
       await expect(reader.entries.first()).toContainText('And a second one');
@@ -162,20 +188,23 @@ test.describe('the open logbook', () => {
   test('entries signed while the socket was down show once it has reconnected, each once', async ({ page, stack, record }) => {
     await insertElsewhere(stack.emulator, [{ name: 'Ann', message: 'Before the drop' }]);
     const joins = watchJoins(page);
+    const sockets = await socketGate(page);
     await page.goto('/');
     const logbook = logbookPage(page);
     await expect(logbook.entries).toHaveCount(1);
     await expect.poll(joins.count).toBe(1);
 
     const requestsBefore = record.requests.length;
+    // The page's next socket waits until these are stored: what it shows next comes from its catch-up read, not
+    // from the channel.
+    sockets.hold();
     expect(await dropSockets(stack.emulator)).toBeGreaterThanOrEqual(1);
-    // The client waits before it reconnects: these are signed while no socket is open.
     await insertElsewhere(stack.emulator, [
       { name: 'Bo', message: 'While the socket was down' },
       { name: 'Cy', message: 'Also while it was down' },
     ]);
-    // Signed before the page was back: what it shows next comes from its catch-up read, not from the channel.
     expect(joins.count()).toBe(1);
+    sockets.release();
 
     await expect.poll(joins.count, { timeout: 30_000 }).toBe(2);
     await expect(logbook.entries).toHaveCount(3);
@@ -200,6 +229,7 @@ test.describe('the open logbook', () => {
     test('entries signed while it was down show once the page has reconnected, each once', async ({ page, stack, record }) => {
       await insertElsewhere(stack.emulator, [{ name: 'Ann', message: 'Before the restart' }]);
       const joins = watchJoins(page);
+      const sockets = await socketGate(page);
       await page.goto('/');
       const logbook = logbookPage(page);
       await expect(logbook.entries).toHaveCount(1);
@@ -208,9 +238,10 @@ test.describe('the open logbook', () => {
       const requestsBefore = record.requests.length;
       const { port } = stack.emulator;
       const restarted = await stack.restartEmulator(async () => {
-        // The page's socket closes, and its first two reconnects (1 s, then 2 s later) find nothing listening: it now
-        // waits 5 s before the next, long enough to start the emulator again and sign these before it is back.
-        await expect.poll(joins.closed, { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
+        // The page's socket closes, and its first two reconnects (1 s, then 2 s later) find nothing listening. Its
+        // next socket waits until the emulator is back and these are stored.
+        await expect.poll(joins.closed, { timeout: 30_000 }).toBeGreaterThanOrEqual(3);
+        sockets.hold();
       });
       expect(restarted.port).toBe(port);
       // The same database: the entry from before the restart is still stored.
@@ -221,8 +252,9 @@ test.describe('the open logbook', () => {
       ]);
       // Signed before the page was back: what it shows next comes from its catch-up read, not from the channel.
       expect(joins.count()).toBe(1);
+      sockets.release();
 
-      await expect.poll(joins.count, { timeout: 20_000 }).toBe(2);
+      await expect.poll(joins.count, { timeout: 30_000 }).toBe(2);
       await expect(logbook.entries).toHaveCount(3);
       await expect(logbook.entries.nth(0)).toContainText('Also while it was restarting');
       await expect(logbook.entries.nth(1)).toContainText('While the emulator was restarting');

@@ -1,6 +1,7 @@
 // The open logbook in a real browser against the emulator: signing, ordering, local times and validation (hostile
 // text: hostile-texts.spec.ts).
 import { consoleErrorLabels, expect, logbookPage, sign, test } from './fixtures.ts';
+import { requestGate } from './request-gate.ts';
 
 /** A zone with a 45-minute offset, so a time shown in UTC can never pass for local time. */
 test.use({ locale: 'de-DE', timezoneId: 'Asia/Kathmandu' });
@@ -60,23 +61,25 @@ test('signing twice lists both entries, newest first, with local times', async (
 
 test('one click makes one entry: the button is disabled while a sign is in flight', async ({ page }) => {
   const logbook = logbookPage(page);
-  let posts = 0;
-  await page.route('**/rest/v1/geocache_logs', async (route) => {
-    if (route.request().method() === 'POST') {
-      posts += 1;
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-    }
-    await route.continue();
+  const posts: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && request.url().includes('/rest/v1/geocache_logs')) posts.push(request.url());
   });
+  // The table's requests wait until the second click and the shortcut have been tried: the sign is in flight
+  // throughout, however long the machine takes to get there.
+  const table = requestGate();
+  await table.hold(page, (url) => url.pathname === '/rest/v1/geocache_logs');
   await logbook.name.fill('Ada');
   await logbook.message.fill('slow network');
   await logbook.submit.click();
   await expect(logbook.submit).toBeDisabled();
   await logbook.submit.click({ force: true, noWaitAfter: true }).catch(() => undefined);
   await logbook.message.press('Control+Enter').catch(() => undefined);
+  await expect(logbook.submit).toBeDisabled();
+  table.release();
   await expect(logbook.entries).toHaveCount(1);
   await expect(logbook.submit).toBeEnabled();
-  expect(posts).toBe(1);
+  expect(posts).toHaveLength(1);
 });
 
 test('required fields block an empty submit and nothing is sent', async ({ page, record }) => {

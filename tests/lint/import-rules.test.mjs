@@ -17,9 +17,10 @@ const NO_CYCLE = 'import-x/no-cycle';
 const RESTRICTED = 'import-x/no-restricted-paths';
 
 /**
- * Each fixture: where it is written (a folder of the app, the fixture folder inside it), its source, and the
- * import-x rules it must break (none: it must pass), with a piece of the message that names the broken boundary.
- * @type {{ name: string, folder: string, file: string, source: string, breaks: string[], says?: string }[]}
+ * Each fixture: where it is written (a folder of the app, the fixture folder inside it, or the folder itself with
+ * `beside`, its name then starting with the fixture folder's), its source, and the import-x rules it must break
+ * (none: it must pass), with a piece of the message that names the broken boundary.
+ * @type {{ name: string, folder: string, file: string, beside?: boolean, source: string, breaks: string[], says?: string }[]}
  */
 const FIXTURES = [
   {
@@ -40,7 +41,7 @@ const FIXTURES = [
     name: 'a feature importing another feature through the alias',
     folder: 'features/teaser',
     file: 'cross-feature.ts',
-    source: "import { useLogEntries } from '@/features/logbook/api/use-log-entries';\nexport const hook = useLogEntries;\n",
+    source: "import { useLogEntries } from '@/features/logbook/reads/use-log-entries';\nexport const hook = useLogEntries;\n",
     breaks: [RESTRICTED],
     says: 'Features do not import each other',
   },
@@ -86,7 +87,7 @@ const FIXTURES = [
   },
   {
     name: 'a logbook module importing the wasm client module statically',
-    folder: 'features/logbook/live',
+    folder: 'features/logbook/components',
     file: 'static-client.ts',
     source: "import { getClient } from '../../api/client';\nexport const get = getClient;\n",
     breaks: [RESTRICTED],
@@ -116,6 +117,46 @@ const FIXTURES = [
     breaks: [],
   },
   {
+    name: 'a module at the root of the logbook feature, beside types.ts, importing the wasm client',
+    folder: 'features/logbook',
+    file: 'wasm-client.ts',
+    beside: true,
+    source: "import { createClient } from 'geocache-client';\nexport const make = createClient;\n",
+    breaks: [RESTRICTED],
+    says: 'Only src/features/logbook/api imports the wasm client',
+  },
+  {
+    name: 'the live entries importing a call of the logbook api',
+    folder: 'features/logbook/live',
+    file: 'from-api.ts',
+    source: "import { readNewer } from '../../api/read-newer';\nexport const read = readNewer;\n",
+    breaks: [RESTRICTED],
+    says: 'live/, status/ and device-copy/ do not import api/',
+  },
+  {
+    name: 'the list status importing the logbook api through the alias, for a type',
+    folder: 'features/logbook/status',
+    file: 'from-api.ts',
+    source: "import type { EntryPages } from '@/features/logbook/api/entry-pages';\nexport type Pages = EntryPages;\n",
+    breaks: [RESTRICTED],
+    says: 'live/, status/ and device-copy/ do not import api/',
+  },
+  {
+    name: 'the device copy importing the logbook api',
+    folder: 'features/logbook/device-copy',
+    file: 'from-api.ts',
+    source: "import { loadClientCode } from '../../api/client-code';\nexport const load = loadClientCode;\n",
+    breaks: [RESTRICTED],
+    says: 'live/, status/ and device-copy/ do not import api/',
+  },
+  {
+    name: "the live entries naming the feature's shared types (allowed)",
+    folder: 'features/logbook/live',
+    file: 'shared-types.ts',
+    source: "import type { EntryRows, KeptEntry } from '../../types';\nexport type Both = [EntryRows, KeptEntry];\n",
+    breaks: [],
+  },
+  {
     name: 'the logbook api importing the wasm client (allowed)',
     folder: 'features/logbook/api',
     file: 'wasm-client.ts',
@@ -131,9 +172,12 @@ const FIXTURES = [
   },
 ];
 
-const fixturePath = (/** @type {{ folder: string, file: string }} */ fixture) =>
-  path.join(root, 'app/src', fixture.folder, FIXTURE_DIR, fixture.file);
-const fixtureDirs = [...new Set(FIXTURES.map((fixture) => path.dirname(fixturePath(fixture))))];
+const fixturePath = (/** @type {{ folder: string, file: string, beside?: boolean }} */ fixture) =>
+  fixture.beside
+    ? path.join(root, 'app/src', fixture.folder, `${FIXTURE_DIR}-${fixture.file}`)
+    : path.join(root, 'app/src', fixture.folder, FIXTURE_DIR, fixture.file);
+const fixtureDirs = [...new Set(FIXTURES.filter((fixture) => !fixture.beside).map((fixture) => path.dirname(fixturePath(fixture))))];
+const fixtureFiles = FIXTURES.filter((fixture) => fixture.beside).map(fixturePath);
 
 /** @type {Map<string, ESLint.LintResult>} */
 const results = new Map();
@@ -153,6 +197,7 @@ before(async () => {
 
 after(() => {
   for (const dir of fixtureDirs) fs.rmSync(dir, { recursive: true, force: true });
+  for (const file of fixtureFiles) fs.rmSync(file, { force: true });
 });
 
 describe('the import rules', () => {
@@ -176,12 +221,32 @@ describe('the import rules', () => {
 
 describe('the real app source', () => {
   it('passes ESLint, the import rules included', async () => {
-    const eslint = new ESLint({ cwd: root, ignorePatterns: [`**/${FIXTURE_DIR}/**`] });
+    const eslint = new ESLint({ cwd: root, ignorePatterns: [`**/${FIXTURE_DIR}/**`, `**/${FIXTURE_DIR}-*`] });
     const failing = (await eslint.lintFiles(['app/src'])).filter((result) => result.errorCount > 0);
     const report = failing.flatMap((result) =>
       result.messages.map((message) => `${path.relative(root, result.filePath)}: ${message.ruleId} ${message.message}`),
     );
     assert.deepEqual(report, []);
+  });
+});
+
+// Last: the type checker ESLint shares across a run keeps the text given here for types.ts, in place of the file's.
+describe("the logbook's types.ts", () => {
+  const TYPES = path.join(root, 'app/src/features/logbook/types.ts');
+  /** The rules a source linted as types.ts breaks (ESLint reads the text given, not the file). */
+  const broken = async (/** @type {string} */ source) => {
+    const [result] = await new ESLint({ cwd: root }).lintText(source, { filePath: TYPES });
+    return [...new Set((result?.messages ?? []).map((message) => message.ruleId))];
+  };
+
+  it("may name the wasm client's types", async () => {
+    assert.deepEqual(await broken("import type { EntryList } from 'geocache-client';\nexport type Rows = Pick<EntryList, 'length'>;\n"), []);
+  });
+
+  it('holds no code: a value import or export, or a statement, fails', async () => {
+    assert.deepEqual(await broken("import { createClient } from 'geocache-client';\nexport type Make = typeof createClient;\n"), ['no-restricted-syntax']);
+    assert.deepEqual(await broken('export const LIMIT = 50;\n'), ['no-restricted-syntax']);
+    assert.deepEqual(await broken("export { HEAD_ENTRIES } from './device-copy/copy-database';\n"), ['no-restricted-syntax']);
   });
 });
 

@@ -1,11 +1,24 @@
 // @ts-check
-// Parity: the emulator's REST API and PostgreSQL under the migrations answer every case of the permission table
-// and of the sign-limit table the same way (status/code, error text, rows stored or visible afterwards). The
-// emulator's rules were written to match the migrations; this proves they do, and fails on the first case where
-// either side differs.
+// Parity: the emulator's REST API and PostgreSQL under the migrations answer every case of the permission table,
+// of the owner's moderation table and of the sign-limit table the same way (status/code, error text, rows stored or
+// visible afterwards). The emulator's rules were written to match the migrations; this proves they do, and fails on
+// the first case where either side differs.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
 import { startEmulator } from '../../scripts/lib/emulator.mjs';
+import {
+  ACTORS,
+  createSqlAccounts,
+  emulatorTokens,
+  MODERATION_CASES,
+  moderationCaseTitle,
+  OPERATIONS as MODERATION_OPERATIONS,
+  runRestModerationCase,
+  runSqlModerationCase,
+} from './moderation-cases.mjs';
 import { caseTitle, PERMISSION_CASES, runRestCase, runSqlCase, sortedRows } from './permission-cases.mjs';
 import {
   expectedNames,
@@ -86,6 +99,55 @@ for (const permissionCase of PERMISSION_CASES) {
     assert.deepEqual(rest.error, sql.error, 'the emulator and PostgreSQL report the same error');
   });
 }
+
+describe('the owner\'s moderation table', () => {
+  /** @type {import('../../scripts/lib/emulator.mjs').RunningEmulator} */
+  let served;
+  /** @type {string} */
+  let directory;
+  /** @type {Record<import('./moderation-cases.mjs').Actor, string>} */
+  let tokens;
+  /** @type {Record<import('./moderation-cases.mjs').Account, string>} */
+  let accounts;
+
+  before(async () => {
+    // A database file: the owners are named with `geocache-emulator owner`, while this emulator serves it.
+    directory = await mkdtemp(path.join(os.tmpdir(), 'geocache-moderation-'));
+    const db = path.join(directory, 'emulator.sqlite3');
+    served = await startEmulator({ port: 0, db, raiseAuthRateLimits: true });
+    tokens = await emulatorTokens(served, db);
+    accounts = await createSqlAccounts(await postgres.connect('postgres', 'parity'));
+  });
+
+  after(async () => {
+    await served?.stop();
+    if (directory !== undefined) await rm(directory, { recursive: true, force: true });
+  });
+
+  test('the table covers every actor and operation once', () => {
+    assert.equal(MODERATION_CASES.length, Object.keys(ACTORS).length * Object.keys(MODERATION_OPERATIONS).length);
+    assert.equal(new Set(MODERATION_CASES.map((entry) => `${entry.actor} ${entry.operation}`)).size, MODERATION_CASES.length);
+  });
+
+  for (const moderationCase of MODERATION_CASES) {
+    test(moderationCaseTitle(moderationCase), async () => {
+      const rest = await runRestModerationCase(served, tokens, moderationCase);
+      const sql = await runSqlModerationCase(authenticator, accounts, moderationCase);
+      const expected = { entries: moderationCase.entries, removed: moderationCase.removed, changes: moderationCase.changes };
+
+      assert.equal(sql.error?.code ?? null, moderationCase.code, `PostgreSQL: ${JSON.stringify(sql.error)}`);
+      assert.deepEqual(sql.answered, moderationCase.answered, 'PostgreSQL: rows answered');
+      assert.deepEqual(sql.after, expected, 'PostgreSQL: afterwards');
+
+      assert.equal(rest.status, moderationCase.status, `REST: ${JSON.stringify(rest.error)}`);
+      assert.equal(rest.error?.code ?? null, moderationCase.code, 'REST: error code');
+      assert.deepEqual(rest.answered, moderationCase.answered, 'REST: rows answered');
+      assert.deepEqual(rest.after, expected, 'REST: afterwards');
+
+      assert.deepEqual(rest.error, sql.error, 'the emulator and PostgreSQL report the same error');
+    });
+  }
+});
 
 test('the sign-limit table uses the migration\'s thresholds', async () => {
   // Only the migration runner may look into the private schema.

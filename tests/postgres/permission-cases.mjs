@@ -97,7 +97,9 @@ const TABLE_OF_CASES = [
   ['authenticated',  'insert with created_at',  403,    '42501',  [SEEDED]],
   ['authenticated',  'update',                  403,    '42501',  [SEEDED]],
   ['authenticated',  'update id',               400,    '428C9',  [SEEDED]],
-  ['authenticated',  'delete',                  403,    '42501',  [SEEDED]],
+  // The delete privilege, but only an owner signed in with a second factor reaches a row (see moderation-cases.mjs):
+  // this account is none, so nothing is removed.
+  ['authenticated',  'delete',                  204,    null,     [SEEDED]],
 
   ['service_role',   'select',                  200,    null,     [SEEDED]],
   ['service_role',   'insert (name, message)',  201,    null,     [SEEDED, SIGNED]],

@@ -33,6 +33,10 @@ function rolesSql(password) {
       if not exists (select from pg_roles where rolname = 'service_role') then
         create role service_role nologin noinherit bypassrls;
       end if;
+      -- Owns the auth schema's tables on a hosted project (GoTrue's migrations run as it).
+      if not exists (select from pg_roles where rolname = 'supabase_auth_admin') then
+        create role supabase_auth_admin nologin noinherit;
+      end if;
       if not exists (select from pg_roles where rolname = 'authenticator') then
         create role authenticator login noinherit;
       end if;
@@ -49,9 +53,54 @@ function rolesSql(password) {
 }
 
 /**
+ * GoTrue's `auth` schema as a hosted project has it, reduced to what the migrations and the tests use: `auth.users`
+ * (one row per account; the tests insert accounts directly, as the dashboard's *Add user* does) and the functions
+ * policies call, defined as GoTrue's migrations define them. `auth.uid()` and `auth.jwt()` read the request's
+ * claims, which PostgREST sets as `request.jwt.claims` (the older `request.jwt.claim.sub` and `request.jwt.claim`
+ * settings first, as GoTrue's definitions do); outside a request they are NULL. As on a hosted project, the API
+ * roles may call them and the project owner `postgres` may read and reference the accounts.
+ */
+const AUTH_SCHEMA_SQL = `
+  create schema if not exists auth authorization supabase_auth_admin;
+  create table if not exists auth.users (
+    id          uuid primary key,
+    email       varchar(255) unique,
+    created_at  timestamptz default now(),
+    updated_at  timestamptz default now()
+  );
+  alter table auth.users owner to supabase_auth_admin;
+
+  create or replace function auth.uid() returns uuid language sql stable as $$
+    select coalesce(
+      nullif(current_setting('request.jwt.claim.sub', true), ''),
+      (nullif(current_setting('request.jwt.claims', true), '')::jsonb ->> 'sub')
+    )::uuid
+  $$;
+  create or replace function auth.role() returns text language sql stable as $$
+    select coalesce(
+      nullif(current_setting('request.jwt.claim.role', true), ''),
+      (nullif(current_setting('request.jwt.claims', true), '')::jsonb ->> 'role')
+    )::text
+  $$;
+  create or replace function auth.jwt() returns jsonb language sql stable as $$
+    select coalesce(
+      nullif(current_setting('request.jwt.claim', true), ''),
+      nullif(current_setting('request.jwt.claims', true), '')
+    )::jsonb
+  $$;
+  alter function auth.uid() owner to supabase_auth_admin;
+  alter function auth.role() owner to supabase_auth_admin;
+  alter function auth.jwt() owner to supabase_auth_admin;
+
+  grant usage on schema auth to anon, authenticated, service_role, postgres;
+  grant all on all tables in schema auth to postgres;
+  grant all on all routines in schema auth to postgres;
+`;
+
+/**
  * Per database: the grants Supabase makes (the project owner may create schemas, the API roles may use `public`),
- * and optionally its default privileges, which hand every new table and sequence in `public` to the API roles (the
- * migration must take back what it does not want).
+ * the `auth` schema, and optionally Supabase's default privileges, which hand every new table, sequence and function
+ * in `public` to the API roles (the migration must take back what it does not want).
  * @param {string} name
  * @param {boolean} supabaseDefaultPrivileges
  */
@@ -66,6 +115,7 @@ function databaseSql(name, supabaseDefaultPrivileges) {
     grant create on database ${pg.escapeIdentifier(name)} to postgres;
     grant usage, create on schema public to postgres;
     grant usage on schema public to anon, authenticated, service_role;
+    ${AUTH_SCHEMA_SQL}
     ${defaults}
   `;
 }

@@ -3,11 +3,11 @@ import userEvent from '@testing-library/user-event';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getClient } from '@/features/logbook/api/client';
 import { fakeEntryList } from '@/testing/fake-entry-list';
-import type { EntryList, LogEntry } from '@/features/logbook/api/entry-types';
 import { expectConsoleErrors } from '@/testing/console';
 import { App } from './App';
 import { rootOptions } from './render-app';
 import { loadClientCode } from '@/features/logbook/api/client-code';
+import type { EntryList, LogEntry } from '@/features/logbook/types';
 
 const loaded = vi.hoisted(() => ({ logbook: false }));
 

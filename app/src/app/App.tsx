@@ -28,8 +28,8 @@ type LoadState =
 /**
  * The logbook, rendered as soon as its code is there: at once when main.tsx has already loaded it. The wasm client
  * loads alongside and is not waited for (the logbook shows the entries kept on the device meanwhile, its form
- * disabled). (Not React.lazy: a Suspense boundary that showed its fallback holds the content back for up to
- * 300 ms more, which was a third of the time to the first entries.) If its code or the wasm client cannot be
+ * disabled). (Not React.lazy: a Suspense boundary that showed its fallback holds the content back a while longer,
+ * by React's own throttle, and the first entries would wait for it.) If its code or the wasm client cannot be
  * loaded, says so in place of the logbook and offers to try again.
  */
 function LogbookWhenLoaded() {

@@ -4,36 +4,28 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { takeConsoleErrors } from '@/testing/console';
 
 // Each factory runs only if its module is imported, so these record what the entry point loaded.
-const loaded = vi.hoisted(() => ({ renderApp: 0, prefetch: 0 }));
+const loaded = vi.hoisted(() => ({ renderApp: 0 }));
 const loadLogbook = vi.hoisted(() => vi.fn(() => Promise.resolve(() => null)));
-const env = vi.hoisted(() => ({ logbookOpen: false, supabaseUrl: '', supabaseKey: '', configError: null as Error | null }));
+const env = vi.hoisted(() => ({ logbookOpen: false }));
 const renderApp = vi.hoisted(() => vi.fn());
-/** The visit's read the prefetch started, as paintFirstPage is handed it. */
-const VISIT = vi.hoisted(() => ({ visit: 'prefetched' }));
-const prefetchLogEntries = vi.hoisted(() => vi.fn(() => VISIT));
-const paintEntries = vi.hoisted(() => vi.fn((_root: HTMLElement, _rows: unknown) => true));
-/** The first page's paint main.tsx asked for: the paint it passed, and how the test settles it. */
-const firstPage = vi.hoisted(() => ({
-  paint: (_rows: unknown): boolean => false,
-  settle: (_painted: boolean): void => undefined,
+/** The logbook's start-up (first-paint/start-up.ts), its first entries and React's turn settled by the test. */
+const startUp = vi.hoisted(() => ({
+  firstEntries: { resolve: (): void => undefined },
+  frameDrawn: { resolve: (): void => undefined },
 }));
-const paintFirstPage = vi.hoisted(() => vi.fn());
-/** What the early read of the device's copy finds, when the test says. */
-const copyRead = vi.hoisted(() => ({ resolve: (_found: unknown): void => undefined }));
-const readCopyEarly = vi.hoisted(() => vi.fn());
+const startLogbook = vi.hoisted(() => vi.fn());
+const beforeReact = vi.hoisted(() => vi.fn());
 
 vi.mock('@/config/env', () => ({ env }));
 vi.mock('./load-logbook', () => ({ loadLogbook }));
-vi.mock('@/features/logbook/device-copy/early-read', () => ({ readCopyEarly }));
-vi.mock('@/features/logbook/first-paint/paint-entries', async (importOriginal) => ({ ...(await importOriginal<object>()), paintEntries }));
-vi.mock('@/features/logbook/first-paint/first-page', () => ({ paintFirstPage }));
+vi.mock('@/features/logbook/first-paint/start-up', () => ({ startLogbook }));
 
-/** Set by a test: the next imports of these modules fail (a chunk that could not be fetched). */
-const failures: { renderApp: Error | null; prefetchEntries: Error | null } = { renderApp: null, prefetchEntries: null };
+/** Set by a test: the next imports of React's module fail (a chunk that could not be fetched). */
+const failures: { renderApp: Error | null } = { renderApp: null };
 
 /**
- * The two modules main.tsx imports lazily. Registered afresh for each test (a factory's module is kept until
- * then), once (registrations are applied asynchronously); a factory that throws is run again on the next import.
+ * The module main.tsx imports lazily. Registered afresh for each test (a factory's module is kept until then),
+ * once (registrations are applied asynchronously); a factory that throws is run again on the next import.
  */
 function mockLazyModules() {
   vi.doMock('./render-app', () => {
@@ -41,27 +33,17 @@ function mockLazyModules() {
     loaded.renderApp += 1;
     return { renderApp };
   });
-  vi.doMock('@/features/logbook/api/prefetch-entries', () => {
-    if (failures.prefetchEntries) throw failures.prefetchEntries;
-    loaded.prefetch += 1;
-    return { prefetchLogEntries };
-  });
 }
 
 beforeEach(() => {
   vi.resetModules();
   mockLazyModules();
-  Object.assign(loaded, { renderApp: 0, prefetch: 0 });
-  Object.assign(failures, { renderApp: null, prefetchEntries: null });
+  Object.assign(loaded, { renderApp: 0 });
+  Object.assign(failures, { renderApp: null });
   renderApp.mockReset();
-  prefetchLogEntries.mockReset().mockReturnValue(VISIT);
-  paintFirstPage.mockReset().mockImplementation((_visit: unknown, paint: (rows: unknown) => boolean) => {
-    firstPage.paint = paint;
-    return new Promise<boolean>((resolve) => (firstPage.settle = resolve));
-  });
-  Object.assign(env, { supabaseUrl: '', supabaseKey: '', configError: null });
-  readCopyEarly.mockReset().mockImplementation(() => new Promise((resolve) => (copyRead.resolve = resolve)));
-  paintEntries.mockReset().mockReturnValue(true);
+  // By default the first entries need no waiting (no served list to paint into), nor does React.
+  beforeReact.mockReset().mockResolvedValue(undefined);
+  startLogbook.mockReset().mockImplementation(() => ({ firstEntries: Promise.resolve(), beforeReact }));
   loadLogbook.mockReset().mockResolvedValue(() => null);
 });
 afterEach(() => {
@@ -69,17 +51,18 @@ afterEach(() => {
   document.body.replaceChildren();
 });
 
+/** The start-up's first entries and React's turn, settled by the test. */
+function heldStartUp() {
+  startLogbook.mockImplementation(() => ({
+    firstEntries: new Promise<void>((resolve) => (startUp.firstEntries.resolve = resolve)),
+    beforeReact: () => new Promise<void>((resolve) => (startUp.frameDrawn.resolve = resolve)),
+  }));
+}
+
 /** Runs main.tsx against a #root that is empty or holds the prerendered teaser, and lets its dynamic imports settle. */
-async function start(root: 'empty' | 'prerendered teaser' | 'prerendered logbook') {
+async function start(root: 'empty' | 'prerendered teaser') {
   const mount = document.createElement('div');
   mount.id = 'root';
-  if (root === 'prerendered logbook') {
-    // The served list the first entries are painted into (app/build/prerender-logbook.ts).
-    const section = document.createElement('section');
-    section.className = 'logbook-entries';
-    section.append(Object.assign(document.createElement('ul'), { className: 'entry-list' }));
-    mount.append(section);
-  }
   if (root === 'prerendered teaser') {
     const main = document.createElement('main');
     main.className = 'teaser';
@@ -87,7 +70,7 @@ async function start(root: 'empty' | 'prerendered teaser' | 'prerendered logbook
     mount.append(main);
   }
   document.body.append(mount);
-  // The build's own switch, which keeps the early read of the device's copy out of the teaser's build.
+  // The build's own switch, which keeps the logbook's start-up out of the teaser's build.
   vi.stubEnv('VITE_LOGBOOK_OPEN', String(env.logbookOpen));
   await import('./main');
   await vi.waitFor(() => new Promise((resolve) => setTimeout(resolve, 10)));
@@ -111,9 +94,9 @@ describe('the entry point', () => {
   it('leaves a prerendered teaser alone and loads neither React nor the logbook', async () => {
     env.logbookOpen = false;
     await start('prerendered teaser');
-    expect(loaded).toEqual({ renderApp: 0, prefetch: 0 });
+    expect(loaded).toEqual({ renderApp: 0 });
     expect(loadLogbook).not.toHaveBeenCalled();
-    expect(readCopyEarly).not.toHaveBeenCalled();
+    expect(startLogbook).not.toHaveBeenCalled();
     expect(document.querySelector('main')).toHaveTextContent('text');
   });
 
@@ -121,16 +104,17 @@ describe('the entry point', () => {
     env.logbookOpen = false;
     await start('empty');
     await vi.waitFor(() => expect(renderApp).toHaveBeenCalledExactlyOnceWith(document.getElementById('root')));
-    expect(loaded.prefetch).toBe(0);
+    expect(startLogbook).not.toHaveBeenCalled();
     expect(loadLogbook).not.toHaveBeenCalled();
   });
 
-  it('with the logbook open, loads its code and starts its first load while React loads, and renders the page', async () => {
+  it('with the logbook open, starts it in #root, loads its code while React loads, and renders the page', async () => {
     env.logbookOpen = true;
-    await start('empty');
+    const root = await start('empty');
+    expect(startLogbook).toHaveBeenCalledExactlyOnceWith(root);
     expect(loadLogbook).toHaveBeenCalledTimes(1);
-    await vi.waitFor(() => expect(prefetchLogEntries).toHaveBeenCalledTimes(1));
-    await vi.waitFor(() => expect(renderApp).toHaveBeenCalledExactlyOnceWith(document.getElementById('root')));
+    await vi.waitFor(() => expect(renderApp).toHaveBeenCalledExactlyOnceWith(root));
+    expect(beforeReact).toHaveBeenCalledTimes(1);
   });
 
   it('with the logbook open, renders over the prerendered logbook only once the logbook\'s code is there', async () => {
@@ -145,37 +129,11 @@ describe('the entry point', () => {
     await vi.waitFor(() => expect(renderApp).toHaveBeenCalledExactlyOnceWith(document.getElementById('root')));
   });
 
-  it('paints the entries kept on the device into the served HTML while React loads', async () => {
-    env.logbookOpen = true;
-    loadLogbook.mockReturnValue(new Promise(() => undefined));
-    const root = await start('empty');
-    expect(readCopyEarly).toHaveBeenCalledTimes(1);
-    const entries = [{ id: 1, created_at: '2024-05-01T10:00:00+00:00', name: 'Ann', message: 'Hi' }];
-    copyRead.resolve({ entries, updatedAt: 1, reconciledAt: 1 });
-    await vi.waitFor(() => expect(paintEntries).toHaveBeenCalledTimes(1));
-    const [paintedRoot, rows] = paintEntries.mock.calls[0] ?? [];
-    expect(paintedRoot).toBe(root);
-    expect(rows).toMatchObject({ length: 1 });
-    expect((rows as { name: (index: number) => string }).name(0)).toBe('Ann');
-    expect(renderApp).not.toHaveBeenCalled();
-  });
-
-  it('leaves the page to React once it renders: a copy read after that is not painted here', async () => {
-    env.logbookOpen = true;
-    await start('empty');
-    await vi.waitFor(() => expect(renderApp).toHaveBeenCalledTimes(1));
-    copyRead.resolve({ entries: [{ id: 1, created_at: '2024-05-01T10:00:00+00:00', name: 'Ann', message: 'Hi' }], updatedAt: 1, reconciledAt: 1 });
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(paintEntries).not.toHaveBeenCalled();
-  });
-
   it('leaves a failed early load of the logbook to the page (no unhandled rejection, nothing logged here)', async () => {
     env.logbookOpen = true;
     loadLogbook.mockRejectedValue(fetchFailure('logbook'));
-    failures.prefetchEntries = fetchFailure('prefetch-entries');
     await start('empty');
     await vi.waitFor(() => expect(renderApp).toHaveBeenCalledTimes(1));
-    expect(prefetchLogEntries).not.toHaveBeenCalled();
     // An unhandled rejection would fail the run; an unclaimed console.error fails the test.
   });
 });
@@ -183,101 +141,33 @@ describe('the entry point', () => {
 /** Lets the page's pending promises and timers run for a moment. */
 const aMoment = () => new Promise((resolve) => setTimeout(resolve, 20));
 
-describe('the entry point with a backend configured: React waits for the first entries', () => {
-  const kept = { entries: [{ id: 1, created_at: '2024-05-01T10:00:00+00:00', name: 'Ann', message: 'Hi' }], updatedAt: 1, reconciledAt: 1 };
-
+describe('the entry point with the logbook open: React waits for the first entries', () => {
   beforeEach(() => {
-    Object.assign(env, { logbookOpen: true, supabaseUrl: 'https://project.example', supabaseKey: 'sb_publishable_key' });
+    env.logbookOpen = true;
+    heldStartUp();
   });
 
-  it("on a first visit, loads neither React nor the logbook's code until the read has painted its first page", async () => {
-    const root = await start('prerendered logbook');
-    copyRead.resolve(null);
-    await vi.waitFor(() => expect(paintFirstPage).toHaveBeenCalledTimes(1));
-    expect(paintFirstPage.mock.calls[0]?.[0]).toBe(VISIT);
+  it("loads neither React nor the logbook's code until the start-up has painted the first entries", async () => {
+    const root = await start('empty');
     await aMoment();
     expect(loaded.renderApp).toBe(0);
     expect(loadLogbook).not.toHaveBeenCalled();
-
-    // The read's first page arrives: painted into the served HTML, then React and the logbook load.
-    const rows = { length: 1 };
-    expect(firstPage.paint(rows)).toBe(true);
-    expect(paintEntries).toHaveBeenCalledExactlyOnceWith(root, rows);
-    expect(performance.getEntriesByName('geocache:first-page-painted')).not.toHaveLength(0);
-    firstPage.settle(true);
-    await vi.waitFor(() => expect(renderApp).toHaveBeenCalledExactlyOnceWith(root));
+    startUp.firstEntries.resolve();
+    await vi.waitFor(() => expect(loaded.renderApp).toBe(1));
     expect(loadLogbook).toHaveBeenCalledTimes(1);
-  });
-
-  it('on a repeat visit, loads React as soon as the kept entries are painted, without waiting for the read', async () => {
-    const root = await start('prerendered logbook');
-    copyRead.resolve(kept);
-    await vi.waitFor(() => expect(renderApp).toHaveBeenCalledExactlyOnceWith(root));
-    expect(paintEntries).toHaveBeenCalledTimes(1);
-    // Painted before React: the read's page is not painted over the kept entries, whatever it holds.
-    paintEntries.mockClear();
-    expect(firstPage.paint({ length: 1 })).toBe(false);
-    expect(paintEntries).not.toHaveBeenCalled();
-  });
-
-  it('on a repeat visit, loads React and the logbook\'s code only once the frame showing the kept entries is drawn', async () => {
-    let drawFrame: FrameRequestCallback = () => undefined;
-    const frames = vi.spyOn(window, 'requestAnimationFrame').mockImplementation((callback) => ((drawFrame = callback), 1));
-    const root = await start('prerendered logbook');
-    copyRead.resolve(kept);
-    await vi.waitFor(() => expect(paintEntries).toHaveBeenCalledTimes(1));
-    await aMoment();
-    expect(loaded.renderApp).toBe(0);
-    expect(loadLogbook).not.toHaveBeenCalled();
-    drawFrame(performance.now());
-    await vi.waitFor(() => expect(renderApp).toHaveBeenCalledExactlyOnceWith(root));
-    expect(loadLogbook).toHaveBeenCalledTimes(1);
-    frames.mockRestore();
-  });
-
-  it('loads React once the read settles without painting (an error, an empty logbook), to report it', async () => {
-    await start('prerendered logbook');
-    copyRead.resolve(null);
-    await vi.waitFor(() => expect(paintFirstPage).toHaveBeenCalledTimes(1));
-    await aMoment();
-    expect(loaded.renderApp).toBe(0);
-    firstPage.settle(false);
-    await vi.waitFor(() => expect(renderApp).toHaveBeenCalledTimes(1));
-  });
-
-  it('leaves entries it cannot paint to React, which renders them and reports what failed', async () => {
-    paintEntries.mockImplementation(() => {
-      throw new RangeError('Invalid time value');
-    });
-    const root = await start('prerendered logbook');
-    copyRead.resolve(kept);
-    await vi.waitFor(() => expect(paintFirstPage).toHaveBeenCalledTimes(1));
-    expect(paintEntries).toHaveBeenCalledTimes(1);
-    expect(firstPage.paint({ length: 1 })).toBe(false);
-    firstPage.settle(false);
+    startUp.frameDrawn.resolve();
     await vi.waitFor(() => expect(renderApp).toHaveBeenCalledExactlyOnceWith(root));
   });
 
-  it('loads React at once when the read cannot start: its chunk failed to load', async () => {
-    failures.prefetchEntries = fetchFailure('prefetch-entries');
-    await start('prerendered logbook');
-    copyRead.resolve(null);
-    await vi.waitFor(() => expect(renderApp).toHaveBeenCalledTimes(1));
-    expect(paintFirstPage).not.toHaveBeenCalled();
-  });
-
-  it('loads React at once when there is no served list to paint into (the dev server): nothing to wait for', async () => {
+  it('renders only once the frame showing the entries painted before React is drawn', async () => {
     await start('empty');
-    // Neither the copy nor the read has answered.
+    startUp.firstEntries.resolve();
+    await vi.waitFor(() => expect(loaded.renderApp).toBe(1));
+    await aMoment();
+    expect(renderApp).not.toHaveBeenCalled();
+    startUp.frameDrawn.resolve();
     await vi.waitFor(() => expect(renderApp).toHaveBeenCalledTimes(1));
-    expect(paintEntries).not.toHaveBeenCalled();
-  });
-
-  it('loads React at once when the configuration will fail the read: nothing to wait for', async () => {
-    env.configError = new Error('REQUEST_TIMEOUT_MS must be a positive whole number of milliseconds');
-    await start('prerendered logbook');
-    await vi.waitFor(() => expect(renderApp).toHaveBeenCalledTimes(1));
-    expect(paintEntries).not.toHaveBeenCalled();
+    expect(performance.getEntriesByName('geocache:react-render')).not.toHaveLength(0);
   });
 });
 

@@ -16,6 +16,7 @@
 //! Errors use GoTrue's codes and messages in the body style the request's
 //! `X-Supabase-Api-Version` asks for ([`error`]).
 
+pub mod account;
 pub mod api_version;
 mod body;
 mod challenge;

@@ -38,13 +38,18 @@ pub fn uri(issuer: &str, account: &str, secret: &str) -> String {
     format!("otpauth://totp{label}?{query}")
 }
 
-/// The QR code of `uri` as an SVG document (error correction level H, as GoTrue).
+/// The QR code of `uri` as an SVG document (error correction level H, as GoTrue). Colours are
+/// named, as GoTrue's are, never `#fff`: auth-js shows the SVG as
+/// `data:image/svg+xml;utf-8,<svg…>` without encoding it, and a browser ends such a URL at the
+/// first `#` (the fragment), which would leave a broken image.
 pub fn qr_code_svg(uri: &str) -> Result<String, AuthError> {
     let code = QrCode::with_error_correction_level(uri.as_bytes(), EcLevel::H)
         .map_err(|error| AuthError::unexpected(format!("QR code: {error}")))?;
     Ok(code
         .render::<svg::Color<'_>>()
         .module_dimensions(3, 3)
+        .dark_color(svg::Color("black"))
+        .light_color(svg::Color("white"))
         .build())
 }
 
@@ -154,6 +159,26 @@ mod tests {
         let svg = qr_code_svg(&uri("issuer", "x@example.com", SECRET)).unwrap();
         assert!(svg.starts_with("<?xml"), "{svg}");
         assert!(svg.contains("<svg") && svg.ends_with("</svg>"));
+    }
+
+    /// What a browser does with auth-js's `data:image/svg+xml;utf-8,` + SVG: the URL ends at the
+    /// first `#` (the fragment) and its body is percent-decoded. The whole SVG must survive.
+    #[test]
+    fn the_data_url_auth_js_builds_holds_the_whole_svg() {
+        let svg = qr_code_svg(&uri("My Cache #1", "x#y@example.com", SECRET)).unwrap();
+        assert!(!svg.contains('#'), "{svg}");
+        assert!(
+            !svg.contains('%'),
+            "a browser would percent-decode it: {svg}"
+        );
+        assert!(
+            svg.contains("fill=\"white\"") && svg.contains("fill=\"black\""),
+            "{svg}"
+        );
+        let data_url = format!("data:image/svg+xml;utf-8,{svg}");
+        let before_fragment = data_url.split('#').next().unwrap();
+        let body = before_fragment.split_once(',').unwrap().1;
+        assert_eq!(body, svg);
     }
 
     #[test]

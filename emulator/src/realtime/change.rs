@@ -7,7 +7,7 @@
 
 use crate::keys::Role;
 use crate::read_access::{ReadAccess, Readable};
-use crate::table::{Column, Row, DB_SCHEMA, TABLE};
+use crate::table::{Column, ColumnType, Row, DB_SCHEMA, TABLE};
 use serde_json::{json, Map, Value};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -92,10 +92,10 @@ fn record(row: &Row) -> Value {
 }
 
 fn pg_type(column: Column) -> &'static str {
-    match column {
-        Column::Id => "int8",
-        Column::CreatedAt => "timestamptz",
-        Column::Name | Column::Message => "text",
+    match column.column_type() {
+        ColumnType::Bigint => "int8",
+        ColumnType::Timestamptz => "timestamptz",
+        ColumnType::Text => "text",
     }
 }
 

@@ -72,6 +72,12 @@ impl Filter {
             Column::CreatedAt => SqlValue::Integer(row.created_at),
             Column::Name => SqlValue::Text(row.name.clone()),
             Column::Message => SqlValue::Text(row.message.clone()),
+            // `Column::from_name` resolves the logbook's columns only.
+            Column::RemovedAt
+            | Column::Seq
+            | Column::EntryId
+            | Column::Change
+            | Column::ChangedAt => return false,
         };
         let order = |value: &SqlValue| compare(&actual, value);
         let Some(first) = self.values.first() else {

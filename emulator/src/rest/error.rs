@@ -7,7 +7,7 @@
 use crate::db::Unfinished;
 use crate::error::{json_response, ApiError, PostgrestBody};
 use crate::keys::{Anonymity, JwtError};
-use crate::table::{Column, LiteralError, DB_SCHEMA, TABLE};
+use crate::table::{Column, LiteralError, CHANGES_TABLE, DB_SCHEMA, TABLE};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use std::borrow::Cow;
@@ -247,6 +247,18 @@ impl RestError {
         error.into()
     }
 
+    /// PGRST101: functions answer POST, and GET and HEAD too when not VOLATILE. `allow` lists
+    /// what the function answers, when it is known.
+    pub fn unsupported_rpc_method(method: &str, allow: Option<&'static str>) -> Self {
+        let mut error = postgrest(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "PGRST101",
+            format!("Cannot use the {method} method on RPC"),
+        );
+        error.allow = allow;
+        error.into()
+    }
+
     pub fn invalid_preferences(preferences: &[String]) -> Self {
         postgrest(
             StatusCode::BAD_REQUEST,
@@ -279,14 +291,14 @@ impl RestError {
 
     // --- PostgREST schema cache errors (PGRST2xx) ------------------------------------------
 
-    pub fn no_relationship(child: &str) -> Self {
+    pub fn no_relationship(parent: &str, child: &str) -> Self {
         postgrest(
             StatusCode::BAD_REQUEST,
             "PGRST200",
-            format!("Could not find a relationship between '{TABLE}' and '{child}' in the schema cache"),
+            format!("Could not find a relationship between '{parent}' and '{child}' in the schema cache"),
         )
         .details(format!(
-            "Searched for a foreign key relationship between '{TABLE}' and '{child}' in the schema '{DB_SCHEMA}', but no matches were found."
+            "Searched for a foreign key relationship between '{parent}' and '{child}' in the schema '{DB_SCHEMA}', but no matches were found."
         ))
         .into()
     }
@@ -300,20 +312,64 @@ impl RestError {
         .into()
     }
 
-    /// PGRST205, with PostgREST's fuzzy "Perhaps you meant" hint when the name is close.
+    /// PGRST205, with PostgREST's fuzzy "Perhaps you meant" hint when the name is close to an
+    /// exposed table's.
     pub fn table_not_found(schema: &str, table: &str) -> Self {
         let error = postgrest(
             StatusCode::NOT_FOUND,
             "PGRST205",
             format!("Could not find the table '{schema}.{table}' in the schema cache"),
         );
-        let close = schema == DB_SCHEMA && strsim::normalized_levenshtein(table, TABLE) >= 0.5;
-        if close {
-            error
-                .hint(format!("Perhaps you meant the table '{DB_SCHEMA}.{TABLE}'"))
-                .into()
+        let closest = (schema == DB_SCHEMA)
+            .then(|| closest_name(table, &[TABLE, CHANGES_TABLE]))
+            .flatten();
+        match closest {
+            Some(close) => error
+                .hint(format!("Perhaps you meant the table '{DB_SCHEMA}.{close}'"))
+                .into(),
+            None => error.into(),
+        }
+    }
+
+    /// PGRST202: no function of that name takes exactly the arguments sent. `arguments` are the
+    /// body's keys, sorted; `json_body` tells a POST with a JSON body, for which PostgREST also
+    /// looked for a function taking the whole body as one parameter. `hint` names the function
+    /// meant, with its parameters, when there is one.
+    pub fn function_not_found(
+        function: &str,
+        arguments: &[String],
+        json_body: bool,
+        hint: Option<String>,
+    ) -> Self {
+        let listed = arguments.join(", ");
+        let (in_message, in_details) = match arguments.len() {
+            0 => (
+                " without parameters".to_owned(),
+                " without parameters".to_owned(),
+            ),
+            1 => (format!("({listed})"), format!(" with parameter {listed}")),
+            _ => (format!("({listed})"), format!(" with parameters {listed}")),
+        };
+        let single = if json_body {
+            " or with a single unnamed json/jsonb parameter"
         } else {
-            error.into()
+            ""
+        };
+        let error = postgrest(
+            StatusCode::NOT_FOUND,
+            "PGRST202",
+            format!("Could not find the function {DB_SCHEMA}.{function}{in_message} in the schema cache"),
+        )
+        .details(format!(
+            "Searched for the function {DB_SCHEMA}.{function}{in_details}{single}, but no matches were found in the schema cache."
+        ));
+        match hint {
+            Some(meant) => error
+                .hint(format!(
+                    "Perhaps you meant to call the function {DB_SCHEMA}.{meant}"
+                ))
+                .into(),
+            None => error.into(),
         }
     }
 
@@ -334,30 +390,60 @@ impl RestError {
 
     // --- PostgreSQL errors, as PostgREST relays them ---------------------------------------
 
-    pub fn undefined_column(column: &str) -> Self {
+    pub fn undefined_column(relation: &str, column: &str) -> Self {
         postgrest(
             StatusCode::BAD_REQUEST,
             "42703",
-            format!("column {TABLE}.{column} does not exist"),
+            format!("column {relation}.{column} does not exist"),
         )
         .into()
     }
 
-    /// 42501; PostgREST answers 401 for the anonymous role and 403 for any other.
+    /// 42501 on `geocache_logs`; PostgREST answers 401 for the anonymous role and 403 for any
+    /// other.
     pub fn insufficient_privilege(authed: Anonymity) -> Self {
+        RestError::permission_denied(authed, &format!("table {TABLE}"))
+    }
+
+    /// PostgreSQL's 42501 for an object (`table <name>`, `function <name>`) the role holds no
+    /// privilege on.
+    pub fn permission_denied(authed: Anonymity, object: &str) -> Self {
+        RestError::refused(authed, format!("permission denied for {object}"))
+    }
+
+    /// 42501 raised by the migration's owner functions: the caller is no owner at aal2. `action`
+    /// completes "... may <action>.".
+    pub fn owner_only(authed: Anonymity, action: &str) -> Self {
+        RestError::refused(
+            authed,
+            format!("Only the logbook's owner, signed in with a second factor, may {action}."),
+        )
+    }
+
+    /// A 42501 with `message`: 401 for the anonymous role (with PostgREST's `WWW-Authenticate`),
+    /// 403 for any other.
+    fn refused(authed: Anonymity, message: String) -> Self {
         let status = match authed {
             Anonymity::Anonymous => StatusCode::UNAUTHORIZED,
             Anonymity::Identified => StatusCode::FORBIDDEN,
         };
-        let mut error = postgrest(
-            status,
-            "42501",
-            format!("permission denied for table {TABLE}"),
-        );
+        let mut error = postgrest(status, "42501", message);
         if authed == Anonymity::Anonymous {
             error.www_authenticate = Some("Bearer".to_owned());
         }
         error.into()
+    }
+
+    /// P0002 from `restore_geocache_log`, which PostgREST answers with 500 (a PL/pgSQL error
+    /// other than P0001).
+    pub fn not_a_removed_entry(entry_id: Option<i64>) -> Self {
+        let id = entry_id.map_or_else(|| "null".to_owned(), |id| id.to_string());
+        postgrest(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "P0002",
+            format!("Entry {id} is not a removed entry."),
+        )
+        .into()
     }
 
     /// 22023 for a JWT `role` claim naming a role the database does not have (401).
@@ -508,6 +594,16 @@ impl RestError {
         )
         .into()
     }
+}
+
+/// The candidate closest to `name`, if close enough for PostgREST's fuzzy hints.
+pub(crate) fn closest_name<'a>(name: &str, candidates: &[&'a str]) -> Option<&'a str> {
+    candidates
+        .iter()
+        .map(|candidate| (strsim::normalized_levenshtein(name, candidate), *candidate))
+        .filter(|(score, _)| *score >= 0.5)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, candidate)| candidate)
 }
 
 fn invalid_token_challenge(message: &str) -> String {

@@ -1,4 +1,5 @@
-//! `/rest/v1/{table}`: PostgREST's table endpoint for `geocache_logs`.
+//! `/rest/v1/{table}`: PostgREST's table endpoint for `geocache_logs` and, read only,
+//! `geocache_log_changes`.
 //!
 //! Checks run in PostgREST's order: JWT (PGRST3xx), schema profile (PGRST106), table
 //! (PGRST205), method (PGRST117), preferences, media types, query parameters (PGRST100), body
@@ -10,8 +11,14 @@
 //! before privileges are checked. `anon` and `authenticated` may SELECT all columns (who may read,
 //! row by row, is [`crate::read_access`], which Realtime follows too) and INSERT only `name` and
 //! `message` (column grant): a client-sent `created_at` is 42501 for them (401 for
-//! anon, 403 for authenticated) and accepted from `service_role`. PATCH and DELETE are
-//! `service_role` only.
+//! anon, 403 for authenticated) and accepted from `service_role`. PATCH is `service_role` only.
+//! DELETE is refused to anon; an authenticated DELETE reaches rows only for an owner signed in
+//! with a second factor, and removes nothing (204) for anyone else ([`DeleteAccess`]); the
+//! service role bypasses the policies. The database's triggers keep every deleted row for the
+//! owner and record the removal ([`crate::rest::schema`]).
+//!
+//! `geocache_log_changes` is readable by every role (the migration's grant and `using (true)`
+//! policy) and writable by none.
 //!
 //! Every committed write is published to Realtime ([`crate::realtime`]) before the database lock
 //! is released, so subscribers see changes in commit order.
@@ -26,16 +33,18 @@ use crate::read_access::Readable;
 use crate::realtime::change::{Change, ChangeKind};
 use crate::rest::error::RestError;
 use crate::rest::media::{self, Output};
+use crate::rest::owners::DeleteAccess;
 use crate::rest::payload::{self, Field, Values};
 use crate::rest::plan::{self, Plan};
 use crate::rest::prefer::{Preferences, Return};
 use crate::rest::query::{self, QueryParams};
 use crate::rest::response::{self, content_range_header};
-use crate::rest::role::request_role;
+use crate::rest::role::{requester, Requester};
 use crate::rest::sign_once::SignKey;
 use crate::rest::store;
+use crate::rest::write_context::WriteContext;
 use crate::rest::RestState;
-use crate::table::{Column, Row, DB_SCHEMA, TABLE};
+use crate::table::{Column, LogChange, Record, Relation, Row, CHANGES_TABLE, DB_SCHEMA, TABLE};
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::request::Parts;
@@ -46,7 +55,7 @@ use axum::Extension;
 /// Everything a table handler reads from the request.
 struct TableRequest {
     state: RestState,
-    role: Role,
+    requester: Requester,
     client: ClientAddress,
     headers: HeaderMap,
     query: Option<String>,
@@ -68,31 +77,41 @@ pub async fn table(
         ..
     } = parts;
     let query = uri.query().map(str::to_owned);
-    let role = request_role(&state.keys, &headers, api_key, state.clock.now_seconds())?;
+    let requester = requester(&state.keys, &headers, api_key, state.clock.now_seconds())?;
     let schema = requested_schema(&method, &headers)?;
-    if table != TABLE || schema != DB_SCHEMA {
-        return Err(RestError::table_not_found(&schema, &table));
-    }
+    let relation = match table.as_str() {
+        TABLE if schema == DB_SCHEMA => Relation::Logs,
+        CHANGES_TABLE if schema == DB_SCHEMA => Relation::Changes,
+        _ => return Err(RestError::table_not_found(&schema, &table)),
+    };
     let request = TableRequest {
         state,
-        role,
+        requester,
         client,
         headers,
         query,
         body,
     };
-    match method {
-        Method::GET => read(request, false).await,
-        Method::HEAD => read(request, true).await,
-        Method::POST => insert(request).await,
-        Method::PATCH => update(request).await,
-        Method::DELETE => delete(request).await,
-        other => Err(RestError::unsupported_method(other.as_str())),
+    match (method, relation) {
+        (Method::GET, _) => read(request, relation, false).await,
+        (Method::HEAD, _) => read(request, relation, true).await,
+        (Method::POST, Relation::Logs) => insert(request).await,
+        (Method::PATCH, Relation::Logs) => update(request).await,
+        (Method::DELETE, Relation::Logs) => delete(request).await,
+        (Method::POST | Method::PATCH | Method::DELETE, _) => {
+            // No API role holds a write privilege on the changes: only the triggers write them.
+            prepare(&request)?;
+            Err(RestError::permission_denied(
+                request.requester.role.anonymity(),
+                &format!("table {}", relation.name()),
+            ))
+        }
+        (other, _) => Err(RestError::unsupported_method(other.as_str())),
     }
 }
 
 /// `Accept-Profile` (reads) or `Content-Profile` (writes) must name an exposed schema.
-fn requested_schema(method: &Method, headers: &HeaderMap) -> Result<String, RestError> {
+pub(crate) fn requested_schema(method: &Method, headers: &HeaderMap) -> Result<String, RestError> {
     let header = match *method {
         Method::POST | Method::PATCH | Method::PUT | Method::DELETE => "content-profile",
         _ => "accept-profile",
@@ -112,32 +131,82 @@ fn requested_schema(method: &Method, headers: &HeaderMap) -> Result<String, Rest
 
 /// Shared front part of every method: preferences, output type and query parameters.
 fn prepare(request: &TableRequest) -> Result<(Preferences, Output, QueryParams), RestError> {
-    let preferences = Preferences::from_headers(&request.headers);
+    prepare_parts(&request.headers, request.query.as_deref())
+}
+
+/// Preferences, output type and query parameters of a request to a table or a function.
+pub(crate) fn prepare_parts(
+    headers: &HeaderMap,
+    query: Option<&str>,
+) -> Result<(Preferences, Output, QueryParams), RestError> {
+    let preferences = Preferences::from_headers(headers);
     preferences.check_strict()?;
-    let output = media::negotiate(&request.headers)?;
-    let params = query::parse(request.query.as_deref())?;
+    let output = media::negotiate(headers)?;
+    let params = query::parse(query)?;
     Ok((preferences, output, params))
 }
 
-async fn read(request: TableRequest, head: bool) -> Result<Response, RestError> {
+async fn read(
+    request: TableRequest,
+    relation: Relation,
+    head: bool,
+) -> Result<Response, RestError> {
     let (preferences, output, params) = prepare(&request)?;
-    let plan = plan::plan(&params)?.capped(request.state.max_rows);
-    let with_count = preferences.wants_count();
-    let (rows, total) = match request.state.read_access.readable(request.role) {
-        Readable::Refused => {
-            return Err(RestError::insufficient_privilege(request.role.anonymity()))
+    let plan = plan::plan_for(relation, &params)?.capped(request.state.max_rows);
+    let role = request.requester.role;
+    let readable = match relation {
+        Relation::Logs => request.state.read_access.readable(role),
+        // Granted to every role, and its policy is `using (true)`.
+        Relation::Changes | Relation::Removed => Readable::EveryRow,
+    };
+    let db = &request.state.db;
+    match relation {
+        Relation::Logs => {
+            let rows =
+                read_rows::<Row>(db, &plan, readable, role, preferences.wants_count()).await?;
+            read_response(rows, &plan, &preferences, output, head)
         }
+        Relation::Changes => {
+            let rows = read_rows::<LogChange>(db, &plan, readable, role, preferences.wants_count())
+                .await?;
+            read_response(rows, &plan, &preferences, output, head)
+        }
+        // A function's rows, read through /rest/v1/rpc only.
+        Relation::Removed => Err(RestError::table_not_found(DB_SCHEMA, relation.name())),
+    }
+}
+
+/// The rows a read returns and, when counted, how many match.
+pub(crate) type ReadRows<R> = (Vec<R>, Option<i64>);
+
+pub(crate) async fn read_rows<R: Record + Send + 'static>(
+    db: &crate::db::Database,
+    plan: &Plan,
+    readable: Readable,
+    role: Role,
+    with_count: bool,
+) -> Result<ReadRows<R>, RestError> {
+    match readable {
+        Readable::Refused => Err(RestError::insufficient_privilege(role.anonymity())),
         // Row-level security filters every row out, count included.
-        Readable::NoRows => (Vec::new(), with_count.then_some(0)),
+        Readable::NoRows => Ok((Vec::new(), with_count.then_some(0))),
         Readable::EveryRow => {
             let query_plan = plan.clone();
-            request
-                .state
-                .db
-                .call(move |connection| store::read(connection, &query_plan, with_count))
-                .await?
+            db.call(move |connection| store::read(connection, &query_plan, with_count))
+                .await
         }
-    };
+    }
+}
+
+/// A read's answer: 200 (206 for a counted partial read) with `Content-Range`, the rows in the
+/// plan's projection, nothing for HEAD.
+pub(crate) fn read_response<R: Record>(
+    (rows, total): ReadRows<R>,
+    plan: &Plan,
+    preferences: &Preferences,
+    output: Output,
+    head: bool,
+) -> Result<Response, RestError> {
     let (status, range) = response::read_status(plan.offset, rows.len(), total)?;
     let body = response::render(&rows, &plan.projection, output)?;
     let mut headers = vec![content_range_header(range)];
@@ -162,7 +231,7 @@ async fn insert(request: TableRequest) -> Result<Response, RestError> {
         return Err(RestError::identity_insert());
     }
     if payload.columns.contains(&Column::CreatedAt) {
-        refuse_unless_service_role(request.role)?;
+        refuse_unless_service_role(request.requester.role)?;
     }
     let rows = payload.values(preferences.missing)?;
     let key = SignKey::from_headers(&request.headers);
@@ -171,18 +240,20 @@ async fn insert(request: TableRequest) -> Result<Response, RestError> {
     let clock = request.state.clock.clone();
     let (limiter, role, client) = (
         request.state.sign_limit.clone(),
-        request.role,
+        request.requester.role,
         request.client,
     );
+    let user_id = request.requester.user_id.clone();
     let realtime = request.state.realtime.clone();
     let inserted = request
         .state
         .db
         .call(move |connection| -> Result<_, RestError> {
             let now = clock.now_micros();
+            let context = WriteContext { now, user_id };
             // Counted over the rows the statement stored, before they commit, as the
             // migration's trigger: a refused insert keeps none of them.
-            let inserted = store::insert(connection, &rows, &key, now, |stored| {
+            let inserted = store::insert(connection, &rows, &key, &context, |stored| {
                 limiter.admit(role, &client, stored, now)
             })?;
             // Still under the database lock: Realtime sees changes in commit order.
@@ -212,7 +283,7 @@ async fn update(request: TableRequest) -> Result<Response, RestError> {
     if payload.columns.contains(&Column::Id) {
         return Err(RestError::identity_update());
     }
-    refuse_unless_service_role(request.role)?;
+    refuse_unless_service_role(request.requester.role)?;
     // PostgREST updates from one object; an array cannot populate a single record.
     if request.body.trim_ascii_start().starts_with(b"[") {
         return Err(RestError::not_an_object("an array"));
@@ -246,16 +317,31 @@ async fn update(request: TableRequest) -> Result<Response, RestError> {
 async fn delete(request: TableRequest) -> Result<Response, RestError> {
     let (preferences, output, params) = prepare(&request)?;
     let plan = plan::plan(&params)?;
-    refuse_unless_service_role(request.role)?;
+    let access = DeleteAccess::of(request.requester.role);
+    if access == DeleteAccess::Refused {
+        return Err(RestError::insufficient_privilege(
+            request.requester.role.anonymity(),
+        ));
+    }
     require_filter(&plan, "DELETE")?;
     let mutation_plan = plan.clone();
     let (clock, realtime) = (request.state.clock.clone(), request.state.realtime.clone());
+    let requester = request.requester;
     let rows = request
         .state
         .db
         .call(move |connection| -> Result<_, RestError> {
-            let rows = store::delete(connection, &mutation_plan)?;
-            realtime.publish_changes(changes(ChangeKind::Delete, &rows, clock.now_micros()));
+            let now = clock.now_micros();
+            let context = WriteContext {
+                now,
+                user_id: requester.user_id.clone(),
+            };
+            // Row-level security is asked inside the delete's own transaction, so an owner
+            // named or removed a moment ago counts at once.
+            let rows = store::delete(connection, &mutation_plan, &context, |transaction| {
+                access.reaches_rows(transaction, &requester)
+            })?;
+            realtime.publish_changes(changes(ChangeKind::Delete, &rows, now));
             Ok(rows)
         })
         .await?;
@@ -264,7 +350,7 @@ async fn delete(request: TableRequest) -> Result<Response, RestError> {
 }
 
 /// The Realtime changes of rows one statement wrote at `now` (microseconds).
-fn changes(kind: ChangeKind, rows: &[Row], now: i64) -> Vec<Change> {
+pub(crate) fn changes(kind: ChangeKind, rows: &[Row], now: i64) -> Vec<Change> {
     rows.iter()
         .map(|row| Change {
             kind,

@@ -1,20 +1,24 @@
-//! The PostgREST subset under `/rest/v1`, behind the API gateway's key check. Its errors are
-//! PostgREST's ([`error`]) and its tables the logbook's ([`schema`]).
+//! The PostgREST subset under `/rest/v1`, behind the API gateway's key check: the logbook's
+//! tables and the owner's two functions (`/rest/v1/rpc/...`). Its errors are PostgREST's
+//! ([`error`]) and its tables the logbook's ([`schema`]), with the owners ([`owners`]).
 
 pub mod error;
 mod handlers;
 mod media;
+pub mod owners;
 mod payload;
 pub(crate) mod plan;
 mod prefer;
 pub mod query;
 mod response;
 pub(crate) mod role;
+mod rpc;
 pub(crate) mod schema;
 pub mod sign_limit;
 pub mod sign_once;
 pub(crate) mod sql;
 mod store;
+pub mod write_context;
 
 pub use schema::migrate;
 
@@ -61,6 +65,7 @@ impl FromRef<RestState> for TrustedProxies {
 pub fn router(state: RestState, gateway: Gateway) -> Router {
     Router::new()
         .route("/rest/v1/{table}", any(handlers::table))
+        .route("/rest/v1/rpc/{function}", any(rpc::call))
         .route("/rest/v1", any(handlers::invalid_path))
         .route("/rest/v1/", any(handlers::invalid_path))
         .route("/rest/v1/{table}/{*rest}", any(handlers::invalid_path))

@@ -1,5 +1,5 @@
-//! Resolves a parsed query against `geocache_logs`: names become `Column`s (PostgreSQL's 42703
-//! for unknown ones), literal texts become typed values (22P02/22007 for malformed ones), and
+//! Resolves a parsed query against a relation (`geocache_logs` unless said otherwise): names become
+//! `Column`s of that relation (PostgreSQL's 42703 for unknown ones), literal texts become typed values (22P02/22007 for malformed ones), and
 //! PostgREST features the emulator does not implement are refused here (PGRST127).
 
 use crate::rest::error::RestError;
@@ -7,7 +7,7 @@ use crate::rest::query::{
     CompareOp, Direction, Filter, LogicOperator, LogicTree, Nulls, Operation, OrderTerm,
     QueryParams, SelectItem,
 };
-use crate::table::{Column, SqlValue};
+use crate::table::{Column, Relation, SqlValue};
 
 /// The output keys, in order, and the column each one shows.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -50,6 +50,8 @@ pub struct Ordering {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Plan {
+    /// What the plan reads or writes.
+    pub relation: Relation,
     pub projection: Projection,
     pub conditions: Vec<Condition>,
     pub ordering: Vec<Ordering>,
@@ -69,25 +71,37 @@ impl Plan {
     }
 }
 
-/// Plans a request in PostgreSQL's order of analysis: select list, then WHERE, then ORDER BY.
+/// Plans a request on `geocache_logs`.
 pub fn plan(params: &QueryParams) -> Result<Plan, RestError> {
-    let projection = projection(&params.select)?;
+    plan_for(Relation::Logs, params)
+}
+
+/// Plans a request on `relation` in PostgreSQL's order of analysis: select list, then WHERE, then
+/// ORDER BY.
+pub fn plan_for(relation: Relation, params: &QueryParams) -> Result<Plan, RestError> {
+    let projection = projection_for(relation, &params.select)?;
     let conditions = params
         .filters
         .iter()
-        .map(condition)
-        .chain(params.logic.iter().map(logic_condition))
+        .map(|filter| condition(relation, filter))
+        .chain(
+            params
+                .logic
+                .iter()
+                .map(|tree| logic_condition(relation, tree)),
+        )
         .collect::<Result<Vec<_>, _>>()?;
     let ordering = params
         .order
         .iter()
-        .map(ordering)
+        .map(|term| ordering(relation, term))
         .collect::<Result<Vec<_>, _>>()?;
     let offset = params.offset.unwrap_or(0);
     if offset < 0 {
         return Err(RestError::negative_offset());
     }
     Ok(Plan {
+        relation,
         projection,
         conditions,
         ordering,
@@ -96,28 +110,34 @@ pub fn plan(params: &QueryParams) -> Result<Plan, RestError> {
     })
 }
 
+/// The select list of a write's returned rows (`geocache_logs`).
 pub fn projection(select: &[SelectItem]) -> Result<Projection, RestError> {
+    projection_for(Relation::Logs, select)
+}
+
+fn projection_for(relation: Relation, select: &[SelectItem]) -> Result<Projection, RestError> {
     // Embedding is resolved by PostgREST before the query runs, so it fails first.
-    if let Some(SelectItem::Embed { relation }) = select
+    if let Some(SelectItem::Embed { relation: child }) = select
         .iter()
         .find(|item| matches!(item, SelectItem::Embed { .. }))
     {
-        return Err(RestError::no_relationship(relation));
+        return Err(RestError::no_relationship(relation.name(), child));
     }
     let mut keys = Vec::new();
     for item in select {
         match item {
             SelectItem::Star => keys.extend(
-                Column::ALL
-                    .into_iter()
-                    .map(|column| (column.name().to_owned(), column)),
+                relation
+                    .columns()
+                    .iter()
+                    .map(|column| (column.name().to_owned(), *column)),
             ),
             SelectItem::Field {
                 name,
                 alias,
                 json_path_or_cast,
             } => {
-                let column = resolve(name)?;
+                let column = resolve(relation, name)?;
                 if *json_path_or_cast {
                     return Err(RestError::not_implemented(
                         "JSON paths and casts in 'select' are not supported by the emulator",
@@ -131,15 +151,17 @@ pub fn projection(select: &[SelectItem]) -> Result<Projection, RestError> {
     Ok(Projection(keys))
 }
 
-fn resolve(name: &str) -> Result<Column, RestError> {
-    Column::from_name(name).ok_or_else(|| RestError::undefined_column(name))
+fn resolve(relation: Relation, name: &str) -> Result<Column, RestError> {
+    relation
+        .column(name)
+        .ok_or_else(|| RestError::undefined_column(relation.name(), name))
 }
 
-fn condition(filter: &Filter) -> Result<Condition, RestError> {
+fn condition(relation: Relation, filter: &Filter) -> Result<Condition, RestError> {
     if let Some(resource) = filter.embed_path.first() {
         return Err(RestError::not_embedded(resource));
     }
-    let column = resolve(&filter.field)?;
+    let column = resolve(relation, &filter.field)?;
     if filter.json_path {
         return Err(RestError::not_implemented(
             "JSON paths in filters are not supported by the emulator",
@@ -169,9 +191,9 @@ fn condition(filter: &Filter) -> Result<Condition, RestError> {
     })
 }
 
-fn logic_condition(tree: &LogicTree) -> Result<Condition, RestError> {
+fn logic_condition(relation: Relation, tree: &LogicTree) -> Result<Condition, RestError> {
     match tree {
-        LogicTree::Filter(filter) => condition(filter),
+        LogicTree::Filter(filter) => condition(relation, filter),
         LogicTree::Expression {
             negated,
             operator,
@@ -181,13 +203,13 @@ fn logic_condition(tree: &LogicTree) -> Result<Condition, RestError> {
             operator: *operator,
             operands: operands
                 .iter()
-                .map(logic_condition)
+                .map(|operand| logic_condition(relation, operand))
                 .collect::<Result<_, _>>()?,
         }),
     }
 }
 
-fn ordering(term: &OrderTerm) -> Result<Ordering, RestError> {
+fn ordering(relation: Relation, term: &OrderTerm) -> Result<Ordering, RestError> {
     match term {
         OrderTerm::Related { relation } => Err(RestError::not_embedded(relation)),
         OrderTerm::Field {
@@ -196,7 +218,7 @@ fn ordering(term: &OrderTerm) -> Result<Ordering, RestError> {
             direction,
             nulls,
         } => {
-            let column = resolve(name)?;
+            let column = resolve(relation, name)?;
             if *json_path {
                 return Err(RestError::not_implemented(
                     "JSON paths in 'order' are not supported by the emulator",
@@ -236,6 +258,43 @@ mod tests {
             .collect();
         assert_eq!(keys, ["id", "created_at", "name", "message", "author"]);
         assert_eq!(plan.projection.0[4].1, Column::Name);
+    }
+
+    #[test]
+    fn each_relation_resolves_only_its_own_columns() {
+        let plan_on = |relation: Relation, raw: &str| {
+            plan_for(relation, &query::parse(Some(raw)).expect("parses"))
+        };
+        let changes = plan_on(Relation::Changes, "select=*&seq=gt.3&order=seq.desc").unwrap();
+        let keys: Vec<&str> = changes
+            .projection
+            .0
+            .iter()
+            .map(|(key, _)| key.as_str())
+            .collect();
+        assert_eq!(keys, ["seq", "entry_id", "change", "changed_at"]);
+        assert_eq!(
+            changes.conditions,
+            [test(
+                Column::Seq,
+                Predicate::Compare(CompareOp::Gt, SqlValue::Integer(3))
+            )]
+        );
+        let error = plan_on(Relation::Changes, "select=name").unwrap_err();
+        let RestError::Postgrest(error) = error else {
+            panic!("a PostgREST error")
+        };
+        assert_eq!(
+            (error.code.as_ref(), error.message.as_str()),
+            ("42703", "column geocache_log_changes.name does not exist")
+        );
+        assert!(plan_on(Relation::Removed, "removed_at=lt.2024-05-01T00:00:00Z").is_ok());
+        assert_eq!(
+            plan_on(Relation::Logs, "select=removed_at")
+                .unwrap_err()
+                .code(),
+            "42703"
+        );
     }
 
     #[test]

@@ -4,13 +4,17 @@
 use crate::rest::error::RestError;
 use crate::rest::media::{self, Output};
 use crate::rest::plan::Projection;
-use crate::table::Row;
+use crate::table::Record;
 use axum::http::{header, HeaderName, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 
 /// Renders rows as a JSON array, or as one object for `Output::SingleObject` (PGRST116 unless
 /// exactly one row). Keys are written by hand so their order and duplicates match the select.
-pub fn render(rows: &[Row], projection: &Projection, output: Output) -> Result<String, RestError> {
+pub fn render<R: Record>(
+    rows: &[R],
+    projection: &Projection,
+    output: Output,
+) -> Result<String, RestError> {
     let objects: Vec<String> = rows.iter().map(|row| object(row, projection)).collect();
     match output {
         Output::Array => Ok(format!("[{}]", objects.join(","))),
@@ -21,7 +25,7 @@ pub fn render(rows: &[Row], projection: &Projection, output: Output) -> Result<S
     }
 }
 
-fn object(row: &Row, projection: &Projection) -> String {
+fn object<R: Record>(row: &R, projection: &Projection) -> String {
     let fields: Vec<String> = projection
         .0
         .iter()
@@ -101,7 +105,7 @@ pub fn content_range_header(value: String) -> (HeaderName, HeaderValue) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::table::Column;
+    use crate::table::{Column, Row};
 
     fn row(id: i64) -> Row {
         Row {
@@ -141,7 +145,7 @@ mod tests {
             "PGRST116"
         );
         assert_eq!(
-            render(&[], &projection, Output::SingleObject)
+            render::<Row>(&[], &projection, Output::SingleObject)
                 .unwrap_err()
                 .code(),
             "PGRST116"

@@ -1,24 +1,27 @@
-//! The table operations, run on the blocking pool inside one SQLite transaction each.
+//! The table operations, run on the blocking pool inside one SQLite transaction each. Writes run
+//! under the request's [`WriteContext`], which the logbook's triggers read.
 
 use crate::rest::error::RestError;
 use crate::rest::payload::{Field, Values};
 use crate::rest::plan::Plan;
 use crate::rest::sign_once::{self, Claim, SignKey};
 use crate::rest::sql::{self, Statement};
-use crate::table::{Column, Row, SqlValue};
+use crate::rest::write_context::WriteContext;
+use crate::table::{Column, Record, Row, SqlValue};
 use crate::timestamp;
 use rusqlite::{params, params_from_iter, Connection, OptionalExtension};
 
-/// Rows for a read and, when asked, how many rows match the filters in total.
-pub fn read(
+/// Rows of the plan's relation for a read and, when asked, how many rows match the filters in
+/// total.
+pub fn read<R: Record>(
     connection: &mut Connection,
     plan: &Plan,
     with_count: bool,
-) -> Result<(Vec<Row>, Option<i64>), RestError> {
+) -> Result<(Vec<R>, Option<i64>), RestError> {
     let transaction = connection.transaction()?;
-    let rows = query_rows(&transaction, &sql::select(plan))?;
+    let rows = query_records(&transaction, &sql::select(plan))?;
     let total = if with_count {
-        let count = sql::count(&plan.conditions);
+        let count = sql::count(plan.relation, &plan.conditions);
         Some(
             transaction.query_row(&count.sql, params_from_iter(&count.params), |row| {
                 row.get(0)
@@ -32,27 +35,37 @@ pub fn read(
 }
 
 /// Inserts rows in order, all or nothing. Every row of one request gets the same `created_at`
-/// default, `now` (microseconds), as PostgreSQL's `now()` is the transaction's start time.
-/// `admit` sees how many rows were stored before they commit (an AFTER STATEMENT trigger); its
-/// error rolls them back. `key` is claimed before the first row is stored, in the same
-/// transaction: a key an earlier request recorded stores no row at all.
+/// default, the context's `now` (microseconds), as PostgreSQL's `now()` is the transaction's
+/// start time. `admit` sees how many rows were stored before they commit (an AFTER STATEMENT
+/// trigger); its error rolls them back. `key` is claimed before the first row is stored, in the
+/// same transaction: a key an earlier request recorded stores no row at all.
 pub fn insert(
     connection: &mut Connection,
+    rows: &[Values],
+    key: &SignKey,
+    context: &WriteContext,
+    admit: impl FnOnce(usize) -> Result<(), RestError>,
+) -> Result<Vec<Row>, RestError> {
+    context.run(connection, |transaction| {
+        insert_rows(transaction, rows, key, context.now, admit)
+    })
+}
+
+fn insert_rows(
+    transaction: &Connection,
     rows: &[Values],
     key: &SignKey,
     now: i64,
     admit: impl FnOnce(usize) -> Result<(), RestError>,
 ) -> Result<Vec<Row>, RestError> {
-    let transaction = connection.transaction()?;
     let mut inserted = Vec::with_capacity(rows.len());
-    if !rows.is_empty() && sign_once::claim(&transaction, key, now)? == Claim::Skip {
+    if !rows.is_empty() && sign_once::claim(transaction, key, now)? == Claim::Skip {
         // A resend: nothing stored, so nothing for the sign limit to count.
         admit(0)?;
-        transaction.commit()?;
         return Ok(inserted);
     }
     for values in rows {
-        let id = Some(next_id(&transaction)?);
+        let id = Some(next_id(transaction)?);
         let created_at = match values.created_at {
             Field::Default => Some(now),
             Field::Null => None,
@@ -79,7 +92,6 @@ pub fn insert(
         inserted.push(row);
     }
     admit(inserted.len())?;
-    transaction.commit()?;
     Ok(inserted)
 }
 
@@ -135,17 +147,79 @@ where
     }
 }
 
-pub fn delete(connection: &mut Connection, plan: &Plan) -> Result<Vec<Row>, RestError> {
-    let transaction = connection.transaction()?;
-    let rows = query_rows(&transaction, &sql::delete(plan))?;
-    transaction.commit()?;
-    Ok(rows)
+/// Deletes the rows the plan targets, when `reaches_rows` (row-level security, asked inside the
+/// same transaction) lets the request reach them; otherwise deletes nothing. The triggers keep
+/// each deleted row for the owner and record its removal.
+pub fn delete(
+    connection: &mut Connection,
+    plan: &Plan,
+    context: &WriteContext,
+    reaches_rows: impl FnOnce(&Connection) -> rusqlite::Result<bool>,
+) -> Result<Vec<Row>, RestError> {
+    context.run(connection, |transaction| {
+        if !reaches_rows(transaction)? {
+            return Ok(Vec::new());
+        }
+        query_rows(transaction, &sql::delete(plan))
+    })
+}
+
+/// Puts a removed entry back as it was, under the request's context, once `allowed` (asked
+/// inside the transaction) says the request may; `None` when `entry_id` is no removed entry.
+/// The insert fires the table's trigger like any other: a restored entry, older than now, is
+/// recorded as added.
+pub fn restore<E>(
+    connection: &mut Connection,
+    entry_id: Option<i64>,
+    context: &WriteContext,
+    allowed: impl FnOnce(&Connection) -> Result<(), E>,
+) -> Result<Option<Row>, E>
+where
+    E: From<rusqlite::Error>,
+{
+    context.run(connection, |transaction| {
+        allowed(transaction)?;
+        let removed = transaction
+            .query_row(
+                &format!(
+                    "DELETE FROM removed_geocache_logs WHERE id = ? RETURNING {}",
+                    Row::SQL_COLUMNS
+                ),
+                [entry_id],
+                Row::from_sql,
+            )
+            .optional()?;
+        let Some(removed) = removed else {
+            return Ok(None);
+        };
+        let restored = transaction.query_row(
+            &format!(
+                "INSERT INTO geocache_logs ({0}) VALUES (?, ?, ?, ?) RETURNING {0}",
+                Row::SQL_COLUMNS
+            ),
+            params![
+                removed.id,
+                removed.created_at,
+                removed.name,
+                removed.message
+            ],
+            Row::from_sql,
+        )?;
+        Ok(Some(restored))
+    })
 }
 
 fn query_rows(connection: &Connection, statement: &Statement) -> Result<Vec<Row>, RestError> {
+    query_records(connection, statement)
+}
+
+fn query_records<R: Record>(
+    connection: &Connection,
+    statement: &Statement,
+) -> Result<Vec<R>, RestError> {
     let mut prepared = connection.prepare(&statement.sql)?;
     let rows = prepared
-        .query_map(params_from_iter(&statement.params), Row::from_sql)?
+        .query_map(params_from_iter(&statement.params), R::from_sql)?
         .collect::<Result<Vec<_>, _>>()?;
     Ok(rows)
 }

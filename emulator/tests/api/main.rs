@@ -18,6 +18,8 @@ mod limits;
 mod logic_trees;
 mod mutate;
 mod new_keys;
+mod owner_command;
+mod owners;
 mod persistence;
 mod read;
 mod routing;

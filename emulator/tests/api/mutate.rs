@@ -1,4 +1,5 @@
-//! PATCH and DELETE: service_role only, filters required.
+//! PATCH and DELETE: PATCH is service_role's only; a signed-in DELETE reaches rows only for an
+//! owner at aal2 (tests/api/owners.rs); filters required.
 
 use crate::support::{TestApp, TABLE_URL};
 use axum::http::{Method, StatusCode};
@@ -44,26 +45,35 @@ async fn anon_cannot_update_or_delete() {
 }
 
 #[tokio::test]
-async fn authenticated_users_get_403() {
+async fn authenticated_users_may_not_update_and_their_deletes_remove_nothing() {
     let app = seeded().await;
     let user = app
         .state
         .keys
-        .sign(&json!({"role": "authenticated", "sub": "u1"}));
-    for method in [Method::PATCH, Method::DELETE] {
-        let response = app
-            .bare(method.clone(), &format!("{TABLE_URL}?id=eq.1"))
+        .sign(&json!({"role": "authenticated", "sub": "u1", "aal": "aal2"}));
+    let request = |method: Method| {
+        app.bare(method, &format!("{TABLE_URL}?id=eq.1"))
             .header("apikey", &app.anon)
             .header("authorization", &format!("Bearer {user}"))
-            .json(&json!({"message": "x"}))
-            .send()
-            .await;
-        response.assert_postgrest_error(
+    };
+    request(Method::PATCH)
+        .json(&json!({"message": "x"}))
+        .send()
+        .await
+        .assert_postgrest_error(
             StatusCode::FORBIDDEN,
             "42501",
             "permission denied for table geocache_logs",
         );
-    }
+    // The delete privilege, but row-level security lets only an owner's delete reach a row.
+    let deleted = request(Method::DELETE)
+        .header("prefer", "return=representation")
+        .send()
+        .await;
+    assert_eq!(
+        (deleted.status, deleted.body.as_str()),
+        (StatusCode::OK, "[]")
+    );
     assert_eq!(app.all_rows().await.len(), 3);
 }
 

@@ -140,10 +140,12 @@ async fn a_users_jwt_as_bearer_is_that_user_beside_a_new_format_key() {
         .send()
         .await;
     assert_eq!(response.status, StatusCode::FORBIDDEN, "{}", response.body);
-    // And a user JWT beside the secret key runs as the user, not as service_role.
+    // And a user JWT beside the secret key runs as the user, not as service_role: its delete
+    // reaches no row (it is no owner).
     app.seed(json!({"name": "n", "message": "m"})).await;
     let response = delete_all(&app, &app.secret, Some(&user)).await;
-    assert_eq!(response.status, StatusCode::FORBIDDEN, "{}", response.body);
+    assert_eq!(response.status, StatusCode::NO_CONTENT, "{}", response.body);
+    assert_eq!(app.all_rows().await.len(), 1);
 }
 
 #[tokio::test]

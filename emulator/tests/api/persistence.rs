@@ -86,8 +86,8 @@ async fn an_existing_database_keeps_serving_every_services_rows() {
     assert_eq!(objects.json()[0]["name"], "cache.txt");
 }
 
-/// The services' migrations make the very schema an existing database has, table by table and
-/// index by index.
+/// The services' migrations make the very schema an existing database (as an earlier emulator
+/// wrote it) gets when it is opened, table by table, index by index and trigger by trigger.
 #[test]
 fn a_new_database_has_the_schema_existing_ones_have() {
     let dir = tempfile::tempdir().unwrap();
@@ -106,6 +106,7 @@ fn a_new_database_has_the_schema_existing_ones_have() {
         .unwrap()
         .execute_batch(include_str!("fixtures/existing-database.sql"))
         .unwrap();
+    drop(AppState::open(&DbLocation::File(existing.clone()), DEFAULT_JWT_SECRET).unwrap());
     let fresh = dir.path().join("fresh.sqlite3");
     drop(AppState::open(&DbLocation::File(fresh.clone()), DEFAULT_JWT_SECRET).unwrap());
     let made = schema(&fresh);

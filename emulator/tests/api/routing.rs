@@ -93,7 +93,11 @@ async fn any_options_request_is_answered_by_cors_without_a_key() {
 #[tokio::test]
 async fn other_rest_paths_are_invalid() {
     let app = TestApp::new();
-    for path in ["/rest/v1/", "/rest/v1/geocache_logs/1", "/rest/v1/rpc/sign"] {
+    for path in [
+        "/rest/v1/",
+        "/rest/v1/geocache_logs/1",
+        "/rest/v1/rpc/restore_geocache_log/1",
+    ] {
         let response = app.anon(Method::GET, path).send().await;
         response.assert_postgrest_error(
             StatusCode::NOT_FOUND,

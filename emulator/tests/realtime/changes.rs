@@ -3,6 +3,7 @@
 use crate::support::{Received, Server, TOPIC};
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
+use geocache_emulator::clock::ManualClock;
 use geocache_emulator::keys::Role;
 use geocache_emulator::read_access::ReadAccess;
 use geocache_emulator::realtime::RealtimeLimits;
@@ -382,7 +383,10 @@ async fn a_subscriber_that_stops_reading_is_dropped_after_the_timeout() {
 
 #[tokio::test]
 async fn a_channel_closes_when_its_token_expires_unless_a_fresh_one_arrived() {
-    let server = Server::start().await;
+    // The first token expires when the test moves the clock, once the fresh one has arrived: on the system clock a
+    // busy machine could take the two seconds to send it, and the refreshed channel would close as well.
+    let clock = ManualClock::starting_now();
+    let server = Server::with_clock(clock.clock()).await;
     let keys = &server.state.keys;
     let now = server.state.clock.now_seconds();
     let short = keys.sign(&json!({"role": "authenticated", "exp": now + 2}));
@@ -402,6 +406,7 @@ async fn a_channel_closes_when_its_token_expires_unless_a_fresh_one_arrived() {
         )
         .await;
     assert_eq!(refreshed.frame_next().await.payload["status"], "ok");
+    clock.advance_seconds(2);
 
     let system = expiring.frame_next().await;
     assert_eq!(system.event, "system");
@@ -414,4 +419,92 @@ async fn a_channel_closes_when_its_token_expires_unless_a_fresh_one_arrived() {
     // The refreshed channel is still joined, past the first token's expiry: it gets the next insert.
     let row = server.insert(entry("ann")).await.remove(0);
     assert_eq!(refreshed.change().await["data"]["record"], row);
+}
+
+#[tokio::test]
+async fn an_owners_removal_reaches_every_delete_listener_and_a_restore_arrives_as_an_insert() {
+    let server = Server::start().await;
+    let owner_id = "6ba7b810-9dad-41d1-80b4-00c04fd430c8";
+    server
+        .state
+        .db
+        .call(
+            move |connection| -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+                connection.execute(
+                    "INSERT INTO auth_users (id, email, encrypted_password, email_confirmed_at, \
+                 raw_app_meta_data, raw_user_meta_data, identity_id, identity_data, created_at, \
+                 updated_at) VALUES (?, 'owner@example.com', '', 0, '{}', '{}', ?, '{}', 0, 0)",
+                    [owner_id, owner_id],
+                )?;
+                geocache_emulator::rest::owners::add(connection, owner_id)?;
+                Ok(())
+            },
+        )
+        .await
+        .unwrap();
+    let now = server.state.clock.now_seconds();
+    let owner = server.state.keys.sign(&json!({
+        "role": "authenticated", "sub": owner_id, "aal": "aal2", "exp": now + 600,
+    }));
+    // A visitor listening for everything, another for deletes only, and a signed-in page.
+    let mut everything = server.connect("2.0.0").await;
+    everything
+        .subscribe(TOPIC, json!([table_entry("*", None)]), None)
+        .await;
+    let mut deletes = server.connect("1.0.0").await;
+    deletes
+        .subscribe(TOPIC, json!([table_entry("DELETE", None)]), None)
+        .await;
+    let mut signed_in = server.connect("2.0.0").await;
+    signed_in
+        .subscribe(TOPIC, json!([table_entry("*", None)]), Some(owner.as_str()))
+        .await;
+    let row = server
+        .insert(json!({"name": "spam", "message": "buy now", "created_at": "2024-05-01T12:00:00Z"}))
+        .await
+        .remove(0);
+    for client in [&mut everything, &mut signed_in] {
+        assert_eq!(client.change().await["data"]["type"], "INSERT");
+    }
+
+    let as_owner = |method: &str, uri: String, body: Value| {
+        Request::builder()
+            .method(method)
+            .uri(uri)
+            .header("apikey", server.publishable())
+            .header("authorization", format!("Bearer {owner}"))
+            .header("content-type", "application/json")
+            .header("prefer", "return=representation")
+            .body(Body::from(body.to_string()))
+            .unwrap()
+    };
+    let (status, removed) = server
+        .request(as_owner(
+            "DELETE",
+            format!("/rest/v1/geocache_logs?id=eq.{}", row["id"]),
+            json!({}),
+        ))
+        .await;
+    assert_eq!((status, removed), (StatusCode::OK, json!([row])));
+    for client in [&mut everything, &mut deletes, &mut signed_in] {
+        let delete = client.change().await;
+        assert_eq!(delete["data"]["type"], "DELETE");
+        assert_eq!(delete["data"]["old_record"], json!({"id": row["id"]}));
+    }
+
+    let (status, restored) = server
+        .request(as_owner(
+            "POST",
+            "/rest/v1/rpc/restore_geocache_log".to_owned(),
+            json!({"entry_id": row["id"]}),
+        ))
+        .await;
+    assert_eq!((status, restored), (StatusCode::OK, json!([row])));
+    for client in [&mut everything, &mut signed_in] {
+        let insert = client.change().await;
+        assert_eq!(insert["data"]["type"], "INSERT");
+        // Its own id and created_at, so pages put it back in its place.
+        assert_eq!(insert["data"]["record"], row);
+    }
+    deletes.quiet().await;
 }

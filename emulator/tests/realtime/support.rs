@@ -4,6 +4,7 @@
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use futures_util::{SinkExt, StreamExt};
+use geocache_emulator::clock::Clock;
 use geocache_emulator::db::DbLocation;
 use geocache_emulator::http::server::ConnectionLimits;
 use geocache_emulator::keys::DEFAULT_JWT_SECRET;
@@ -44,6 +45,14 @@ impl Server {
             .unwrap()
             .with_realtime_limits(limits);
         Server::serving(state, connections).await
+    }
+
+    /// Over a clock the test moves: a token expires when the test says, however slow the machine.
+    pub async fn with_clock(clock: Clock) -> Server {
+        let state = AppState::open(&DbLocation::Memory, DEFAULT_JWT_SECRET)
+            .unwrap()
+            .with_clock(clock);
+        Server::serving(state, ConnectionLimits::default()).await
     }
 
     /// Over a table whose read access is not the migration's.

@@ -1,8 +1,9 @@
 //! A bounded soak of the emulator binary: several clients mix reads (the newest 50 entries, as a
-//! page would) and inserts into a file database for `GEOCACHE_SOAK_SECONDS` (default 60). The
-//! server's memory (VmRSS) and the request latency of the last window stay close to the first
-//! window's (generous bounds: the machine is shared). The figures go to
-//! target/emulator-soak.json.
+//! page would) and inserts into a file database for `GEOCACHE_SOAK_SECONDS` (default 60). Every
+//! request succeeds and the server's memory (VmRSS) of the last window stays close to the first
+//! window's. The latency figures go to target/emulator-soak.json with the memory's, and are not
+//! asserted: they follow whatever else the machine runs meanwhile. That reads of the newest page
+//! stay fast as the table grows rests on their index, which rest/sql.rs's query-plan test checks.
 
 // Tests unwrap: a panic there is a failed test, and the line it points at says what broke.
 #![cfg_attr(test, allow(clippy::unwrap_used))]
@@ -88,7 +89,7 @@ fn window(samples: &[Sample], rss: &[(Duration, u64)], from: Duration, to: Durat
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn memory_and_latency_stay_flat_under_mixed_reads_and_writes() {
+async fn memory_stays_flat_under_mixed_reads_and_writes() {
     let duration = soak_duration();
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("soak.sqlite3");
@@ -183,18 +184,6 @@ async fn memory_and_latency_stay_flat_under_mixed_reads_and_writes() {
 
     assert!(samples.len() > 100, "only {} requests", samples.len());
     assert!(first.requests > 0 && last.requests > 0);
-    assert!(
-        last.p50_ms <= first.p50_ms * 4.0 + 5.0,
-        "p50 grew from {:.2} ms to {:.2} ms",
-        first.p50_ms,
-        last.p50_ms
-    );
-    assert!(
-        last.p99_ms <= first.p99_ms * 6.0 + 100.0,
-        "p99 grew from {:.2} ms to {:.2} ms",
-        first.p99_ms,
-        last.p99_ms
-    );
     assert!(
         last.rss_kb <= first.rss_kb + (first.rss_kb / 2).max(16 * 1024),
         "RSS grew from {} kB to {} kB",

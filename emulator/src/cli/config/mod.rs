@@ -21,9 +21,10 @@ pub use rest::RestFlags;
 pub use server::ServerFlags;
 pub use storage::StorageFlags;
 
+use crate::cli::owner::{OwnerCommand, DEFAULT_DB};
 use crate::cli::project_file::{ProjectFile, ProjectFileError};
 use crate::db::DbLocation;
-use clap::Parser;
+use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 
 /// A local Supabase-compatible backend for the geocache logbook: the PostgREST subset for
@@ -61,7 +62,7 @@ pub struct Config {
 
     /// SQLite database file (parent directories are created), or `:memory:` for a throwaway
     /// database.
-    #[arg(long, default_value = ".data/emulator.sqlite3")]
+    #[arg(long, default_value = DEFAULT_DB)]
     pub db: String,
 
     #[command(flatten)]
@@ -92,6 +93,19 @@ pub struct Config {
 
     #[command(flatten)]
     pub realtime: RealtimeFlags,
+
+    /// Without a command, the emulator serves.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// What the emulator can do besides serving.
+#[derive(Debug, Clone, Subcommand)]
+pub enum Command {
+    /// Name, list or remove the logbook's owners in a database file, also while an emulator is
+    /// serving it.
+    #[command(subcommand)]
+    Owner(OwnerCommand),
 }
 
 impl Config {

@@ -3,7 +3,7 @@
 
 use crate::rest::plan::{Condition, Ordering, Plan, Predicate};
 use crate::rest::query::{CompareOp, Direction, LogicOperator, Nulls};
-use crate::table::{Column, Row, SqlValue};
+use crate::table::{Column, Relation, Row, SqlValue};
 
 mod implied_bounds;
 
@@ -13,20 +13,25 @@ pub struct Statement {
     pub params: Vec<SqlValue>,
 }
 
-/// `SELECT` of whole rows (the projection happens when rendering JSON).
+/// `SELECT` of whole rows of the plan's relation (the projection happens when rendering JSON).
 pub fn select(plan: &Plan) -> Statement {
+    let relation = plan.relation;
     let mut params = Vec::new();
-    let mut sql = format!("SELECT {} FROM geocache_logs", Row::SQL_COLUMNS);
+    let mut sql = format!(
+        "SELECT {} FROM {}",
+        relation.sql_columns(),
+        relation.sql_table()
+    );
     sql.push_str(&where_clause(&plan.conditions, &mut params));
-    sql.push_str(&order_clause(&plan.ordering));
+    sql.push_str(&order_clause(relation, &plan.ordering));
     sql.push_str(&limit_clause(plan.limit, plan.offset, &mut params));
     Statement { sql, params }
 }
 
 /// The number of rows the filters match, ignoring limit and offset (`Prefer: count=exact`).
-pub fn count(conditions: &[Condition]) -> Statement {
+pub fn count(relation: Relation, conditions: &[Condition]) -> Statement {
     let mut params = Vec::new();
-    let mut sql = "SELECT count(*) FROM geocache_logs".to_owned();
+    let mut sql = format!("SELECT count(*) FROM {}", relation.sql_table());
     sql.push_str(&where_clause(conditions, &mut params));
     Statement { sql, params }
 }
@@ -64,7 +69,7 @@ fn mutation_target(plan: &Plan, params: &mut Vec<SqlValue>) -> String {
     }
     let mut sql = " WHERE \"id\" IN (SELECT \"id\" FROM geocache_logs".to_owned();
     sql.push_str(&where_clause(&plan.conditions, params));
-    sql.push_str(&order_clause(&plan.ordering));
+    sql.push_str(&order_clause(Relation::Logs, &plan.ordering));
     sql.push_str(&limit_clause(plan.limit, plan.offset, params));
     sql.push(')');
     sql
@@ -144,11 +149,29 @@ fn predicate_sql(column: Column, predicate: &Predicate, params: &mut Vec<SqlValu
     }
 }
 
-/// The requested order, then `id` as a tiebreak so equal timestamps come out in a stable order:
-/// in the direction of the first `created_at` term (so "newest first" puts the later insert
-/// first), ascending otherwise. Without `order`, rows come in insertion order, as a fresh
-/// PostgreSQL heap returns them.
-fn order_clause(ordering: &[Ordering]) -> String {
+/// The requested order, then the relation's key (`id`, or `seq`) as a tiebreak so equal
+/// timestamps come out in a stable order: in the direction of the first term on its time column
+/// (so "newest first" puts the later insert first), ascending otherwise. Without `order`, rows
+/// come in insertion order, as a fresh PostgreSQL heap returns them; removed entries come as
+/// `removed_geocache_logs()` returns them, most recently removed first.
+fn order_clause(relation: Relation, ordering: &[Ordering]) -> String {
+    let removed_first = [
+        Ordering {
+            column: Column::RemovedAt,
+            direction: Direction::Desc,
+            nulls: Nulls::First,
+        },
+        Ordering {
+            column: Column::Id,
+            direction: Direction::Desc,
+            nulls: Nulls::First,
+        },
+    ];
+    let ordering = if ordering.is_empty() && relation == Relation::Removed {
+        &removed_first[..]
+    } else {
+        ordering
+    };
     let mut terms: Vec<String> = ordering
         .iter()
         .map(|term| {
@@ -170,17 +193,29 @@ fn order_clause(ordering: &[Ordering]) -> String {
         .collect();
     let tiebreak = ordering
         .iter()
-        .find(|term| term.column == Column::CreatedAt)
+        .find(|term| term.column == relation.time_column())
         .map_or(Direction::Asc, |term| term.direction);
-    terms.push(format!("\"id\" {}", direction_sql(tiebreak)));
+    terms.push(format!(
+        "{} {}",
+        relation.key().sql(),
+        direction_sql(tiebreak)
+    ));
     format!(" ORDER BY {}", terms.join(", "))
 }
 
-/// Whether the column can hold NULL: none can, `id` being the rowid and the others `NOT NULL`
-/// in the logbook's schema ([`crate::rest::schema::migrate`]).
+/// Whether the column can hold NULL: none can, the keys being rowids and the others `NOT NULL`
+/// in the emulator's schema ([`crate::rest::schema::migrate`]).
 fn holds_null(column: Column) -> bool {
     match column {
-        Column::Id | Column::CreatedAt | Column::Name | Column::Message => false,
+        Column::Id
+        | Column::CreatedAt
+        | Column::Name
+        | Column::Message
+        | Column::RemovedAt
+        | Column::Seq
+        | Column::EntryId
+        | Column::Change
+        | Column::ChangedAt => false,
     }
 }
 
@@ -320,7 +355,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(
-            query_plan(&count(&plan.conditions)),
+            query_plan(&count(Relation::Logs, &plan.conditions)),
             ["SEARCH geocache_logs USING COVERING INDEX geocache_logs_created_at (created_at<?)"]
         );
     }

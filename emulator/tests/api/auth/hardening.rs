@@ -6,22 +6,25 @@ use axum::http::{Method, StatusCode};
 use serde_json::json;
 use std::time::{Duration, Instant};
 
-/// How long a password sign-in for `email` takes, the fastest of a few tries.
-async fn sign_in_time(auth: &AuthApp, email: &str) -> Duration {
-    let mut fastest = Duration::MAX;
-    for _ in 0..3 {
-        let started = Instant::now();
-        let response = auth
-            .anon(Method::POST, "/auth/v1/token?grant_type=password")
-            .json(&json!({"email": email, "password": "not the password"}))
-            .send()
-            .await;
-        fastest = fastest.min(started.elapsed());
-        response.assert_auth_error(
-            StatusCode::BAD_REQUEST,
-            "invalid_credentials",
-            "Invalid login credentials",
-        );
+/// How long a password sign-in takes for each address, the fastest of a few tries. The addresses take turns, so
+/// a moment the machine is busy slows one try of each rather than every try of one.
+async fn sign_in_times(auth: &AuthApp, emails: [&str; 2]) -> [Duration; 2] {
+    let mut fastest = [Duration::MAX; 2];
+    for _ in 0..5 {
+        for (email, fastest) in emails.iter().zip(fastest.iter_mut()) {
+            let started = Instant::now();
+            let response = auth
+                .anon(Method::POST, "/auth/v1/token?grant_type=password")
+                .json(&json!({"email": email, "password": "not the password"}))
+                .send()
+                .await;
+            *fastest = (*fastest).min(started.elapsed());
+            response.assert_auth_error(
+                StatusCode::BAD_REQUEST,
+                "invalid_credentials",
+                "Invalid login credentials",
+            );
+        }
     }
     fastest
 }
@@ -31,8 +34,7 @@ async fn an_unknown_address_costs_the_same_bcrypt_work_as_a_wrong_password() {
     // Cost 10 (GoTrue's) takes tens of milliseconds; a database look-up alone takes well under one.
     let auth = AuthApp::with_settings(|settings| settings.password_hash_cost = 10);
     auth.sign_up("walker@example.com").await;
-    let known = sign_in_time(&auth, "walker@example.com").await;
-    let unknown = sign_in_time(&auth, "nobody@example.com").await;
+    let [known, unknown] = sign_in_times(&auth, ["walker@example.com", "nobody@example.com"]).await;
     assert!(
         unknown * 2 > known,
         "unknown address {unknown:?}, wrong password {known:?}"

@@ -1,5 +1,5 @@
 import { loadClientCode, loadedClientCode } from './client-code';
-import type { EntryList, EntryRows } from './entry-types';
+import type { EntryList, EntryRows } from '../types';
 
 /** One read of every entry, page by page, that can be taken over by whoever shows it after it started. */
 export interface EntryPages {
@@ -11,9 +11,9 @@ export interface EntryPages {
   /**
    * Hands `onFirst` the first page, during the call that delivers it (its rows are read then: the list may be freed
    * once the call returns), whether or not anyone has subscribed; once, and never if the read delivers no page. The
-   * entry script paints it before React has loaded (main.tsx). Must be called before the first page arrives (the
-   * read waits for the wasm client's code, which loads after this is called): a page that came before is not handed
-   * over.
+   * logbook's start-up paints it before React has loaded (first-paint/start-up.ts). Must be called before the first
+   * page arrives (the read waits for the wasm client's code, which loads after this is called): a page that came
+   * before is not handed over.
    */
   onFirstPage(onFirst: (firstPage: EntryRows) => void): void;
   /** Every entry; rejects with the client's error (for a later page, after the earlier ones were delivered). */

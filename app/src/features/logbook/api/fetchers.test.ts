@@ -9,6 +9,7 @@ import { takeConsoleErrors } from '@/testing/console';
 
 vi.mock('./client', () => ({ getClient: vi.fn() }));
 
+const KEY = '123e4567-e89b-42d3-a456-426614174000';
 const configError = Object.assign(new Error('supabaseKey is required.'), { name: 'ConfigError', code: 'key_required' });
 
 // The wasm client's code has loaded, as on a page whose form is usable (logbook.client-loading.test.tsx covers the time
@@ -115,6 +116,15 @@ describe('fetchers', () => {
     const entry = { name: ' Ann ', message: '\n hi \n' };
     await expect(signLogbook(entry)).resolves.toBeUndefined();
     expect(sign).toHaveBeenCalledExactlyOnceWith(entry);
+  });
+
+  it('signLogbook passes a given key through and leaves it out otherwise', async () => {
+    const sign = vi.fn(() => Promise.resolve(undefined));
+    vi.mocked(getClient).mockReturnValue({ signLogbook: sign } as unknown as ReturnType<typeof getClient>);
+    const entry = { name: 'Ann', message: 'Hi' };
+    await signLogbook(entry, { idempotencyKey: KEY });
+    await signLogbook(entry);
+    expect(sign.mock.calls).toEqual([[entry, { idempotencyKey: KEY }], [entry]]);
   });
 
   it('turn a client-creation failure into a rejection rather than a synchronous throw', async () => {

@@ -1,9 +1,9 @@
 import { env } from '@/config/env';
-import type { LiveEntries, LiveListener, LiveStatus } from '../live/live-entries';
 import { liveEntry } from '../live/live-entries';
 import { loadClientCode } from './client-code';
 import type { RealtimeChannel, RealtimeClient, RealtimePostgresChangesPayload } from './live-code';
 import { loadedLiveCode, loadLiveCode } from './live-code';
+import type { LiveEntries, LiveListener, LiveStatus } from '../types';
 
 const TABLE = 'geocache_logs';
 

@@ -1,5 +1,5 @@
-import type { KeptEntry } from '../device-copy/newest-first';
 import { startEntryPages } from './entry-pages';
+import type { KeptEntry } from '../types';
 
 /**
  * The entries created at or after `since` (every entry without it), newest first, as plain rows: a catch-up read is

@@ -2,10 +2,10 @@ import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeEntryList } from '@/testing/fake-entry-list';
-import type { LogEntry } from '../api/entry-types';
 import { EntryList } from './entry-list';
 import { MESSAGE_LIMIT, NAME_LIMIT } from './user-text';
 import './logbook.css';
+import type { LogEntry } from '../types';
 
 const localFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const utcFormat = new Intl.DateTimeFormat(undefined, {

@@ -1,11 +1,11 @@
 import { useMemo, useState } from 'react';
 import { measureElement, useWindowVirtualizer } from '@tanstack/react-virtual';
-import type { EntryRows } from '../api/entry-types';
 import { useKeepAnchor } from '../live/keep-anchor';
 import { EntryContent } from './entry-content';
 import { RowReader } from './row-reader';
 import { TypicalHeight } from './typical-height';
 import { useListLayout } from './use-list-layout';
+import type { EntryRows } from '../types';
 
 /** Cards rendered beyond each edge of the window, so a fast scroll rarely shows a gap. */
 const OVERSCAN = 5;

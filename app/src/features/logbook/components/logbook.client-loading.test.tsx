@@ -4,9 +4,9 @@ import { act, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { expectConsoleErrors } from '@/testing/console';
 import { fakeEntryList } from '@/testing/fake-entry-list';
-import type { EntryList, ListOptions, LogEntry } from '../api/entry-types';
 import { openDeviceCopy } from '../device-copy/copy-store';
 import { Logbook } from './logbook';
+import type { EntryList, ListOptions, LogEntry } from '../types';
 
 // The wasm client's code (api/client.ts and the .wasm behind it) arrives only when the test says so: the module
 // is imported lazily, and its factory waits for `client.arrive()`.

@@ -5,13 +5,13 @@ import { beforeAll, afterEach, beforeEach, describe, expect, it, vi } from 'vite
 import { fakeEntryList } from '@/testing/fake-entry-list';
 import { fakeReads, readAt } from '@/testing/fake-paged-read';
 import { getClient } from '../api/client';
-import type { EntryList, ListOptions, LogEntry } from '../api/entry-types';
 import { HEAD_ENTRIES } from '../device-copy/copy-database';
 import { openDeviceCopy } from '../device-copy/copy-store';
 import { readCopyEarly } from '../device-copy/early-read';
 import { OUTBOX_CHANNEL } from '../outbox/outbox-channel';
 import { Logbook } from './logbook';
 import { loadClientCode } from '../api/client-code';
+import type { EntryList, ListOptions, LogEntry } from '../types';
 
 vi.mock('../api/client', () => ({ getClient: vi.fn() }));
 
@@ -63,7 +63,7 @@ describe('a visit with the device copy', () => {
       message: 'm',
     }));
     await keep([bo, ...older], Date.now() - 1000);
-    // As main.tsx does before React has loaded: only the copy's newest entries are read.
+    // As the start-up does before React has loaded: only the copy's newest entries are read.
     expect((await readCopyEarly())?.entries).toHaveLength(HEAD_ENTRIES);
     listEntries.mockImplementation(() => Promise.resolve(fakeEntryList([cy, bo])));
     render(<Logbook />);

@@ -8,13 +8,11 @@ import { env } from '@/config/env';
 import { expectConsoleErrors } from '@/testing/console';
 import { fakeEntryList } from '@/testing/fake-entry-list';
 import { getClient } from '../api/client';
-import type { EntryList, ListOptions, LogEntry } from '../api/entry-types';
 import { loadedLiveCode, loadLiveCode } from '../api/live-code';
-import type { NewEntry } from '../api/sign-logbook';
 import { openDeviceCopy } from '../device-copy/copy-store';
-import type { LiveStatus } from '../live/live-entries';
 import { Logbook } from './logbook';
 import { SignForm } from './sign-form';
+import type { EntryList, ListOptions, LiveStatus, LogEntry, NewEntry } from '../types';
 
 vi.mock('../api/client', () => ({ getClient: vi.fn() }));
 vi.mock('../api/live-code', () => ({ loadLiveCode: vi.fn(), loadedLiveCode: vi.fn() }));

@@ -6,16 +6,15 @@ import { beforeAll, afterEach, beforeEach, describe, expect, it, vi } from 'vite
 import { expectConsoleErrors, takeConsoleErrors } from '@/testing/console';
 import { fakeEntryList } from '@/testing/fake-entry-list';
 import { getClient } from '../api/client';
-import type { EntryList, ListOptions, LogEntry } from '../api/entry-types';
-import type { NewEntry, PlainRequest, SignOptions } from '../api/sign-logbook';
 import { Logbook } from './logbook';
 import { loadClientCode } from '../api/client-code';
-import { OfflineSignError } from '../api/offline-sign-error';
+import { OfflineSignError } from '../sign/offline-sign-error';
 import { OutboxDeliveryError } from '../outbox/delivery-error';
 import { OUTBOX_CHANNEL } from '../outbox/outbox-channel';
 import { openOutbox } from '../outbox/outbox-store';
 import type { OutboxNews, RefusedSign } from '../outbox/sign-news';
 import { announceOnPage } from '@/components/announcements/page-announcement';
+import type { EntryList, ListOptions, LogEntry, NewEntry, PlainRequest, SignOptions } from '../types';
 
 vi.mock('../api/client', () => ({ getClient: vi.fn() }));
 

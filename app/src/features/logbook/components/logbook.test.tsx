@@ -7,11 +7,10 @@ import { expectConsoleErrors } from '@/testing/console';
 import { fakeEntryList, freeSpy } from '@/testing/fake-entry-list';
 import { fakeReads, readAt, type FakeReads } from '@/testing/fake-paged-read';
 import { getClient } from '../api/client';
-import type { EntryList, ListOptions, LogEntry } from '../api/entry-types';
-import { prefetchLogEntries } from '../api/prefetch-entries';
-import type { NewEntry } from '../api/sign-logbook';
+import { prefetchLogEntries } from '../reads/prefetch-entries';
 import { Logbook } from './logbook';
 import { loadClientCode } from '../api/client-code';
+import type { EntryList, ListOptions, LogEntry, NewEntry } from '../types';
 
 vi.mock('../api/client', () => ({ getClient: vi.fn() }));
 

@@ -1,18 +1,17 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { listenForAnnouncements } from '@/components/announcements/page-announcement';
 import { LOGBOOK_TITLE } from '@/content/logbook-title';
-import { useSignLogbook, type NewEntry } from '../api/sign-logbook';
-import { useClientReady } from '../api/use-client-ready';
-import { useLogEntries } from '../api/use-log-entries';
 import { OwnSigns } from '../live/own-signs';
 import type { OutboxDeliveryError } from '../outbox/delivery-error';
 import type { SignNote } from '../outbox/sign-news';
 import { useOutbox } from '../outbox/use-outbox';
+import { useVisitReads } from '../reads/use-log-entries';
+import { useClientReady } from '../sign/use-client-ready';
+import { useSignLogbook } from '../sign/use-sign-logbook';
 import { STATUS } from '../status/messages';
 import { notSignedReason } from '../status/reason';
-import { LastUpdated } from './last-updated';
+import type { NewEntry } from '../types';
 import { LogbookEntries } from './logbook-entries';
-import { PendingSigns } from './pending-signs';
 import { SignForm, type SignFields } from './sign-form';
 import './logbook.css';
 
@@ -26,7 +25,9 @@ const same = (a: NewEntry, b: NewEntry) => a.name === b.name && a.message === b.
  * polite live region saying how things stand.
  */
 export function Logbook() {
-  const { entries, fromDevice, updatedAt, read, reload } = useLogEntries();
+  // The reads are shown by LogbookEntries, which alone renders again as they change; the form only reloads them.
+  const reads = useVisitReads();
+  const { reload } = reads;
   const ready = useClientReady();
   const [fields, setFields] = useState<SignFields>(EMPTY);
   const [signStatus, setSignStatus] = useState('');
@@ -91,19 +92,12 @@ export function Logbook() {
       <h1>{LOGBOOK_TITLE}</h1>
       <SignForm fields={fields} onChange={setFields} onSign={(entry) => void handleSign(entry)} pending={pending} ready={ready} />
       <LogbookEntries
-        base={entries}
-        read={read}
-        fromDevice={fromDevice}
+        reads={reads}
         signStatus={signStatus}
         onAnnounce={clearStatus}
         ownSigns={ownSigns}
         quietSince={quietSince}
-        notes={
-          <>
-            <LastUpdated at={updatedAt} />
-            <PendingSigns items={outbox.pending} />
-          </>
-        }
+        pending={outbox.pending}
       />
     </main>
   );

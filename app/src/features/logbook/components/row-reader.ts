@@ -1,5 +1,5 @@
-import type { EntryRows } from '../api/entry-types';
 import type { EntryContentProps } from './entry-content';
+import type { EntryRows } from '../types';
 
 /**
  * Rows kept read: well over a window of cards, far under a long list (so scrolling through 100,000

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mergeNewer, OVERLAP_MS, planRead, RECONCILE_AFTER_MS } from './catch-up';
-import type { KeptCopy } from './copy-store';
+import type { KeptCopy } from '../types';
 
 const NOW = Date.parse('2024-05-02T12:00:00Z');
 const entry = (id: number, created_at: string, message = 'm') => ({ id, created_at, name: `n${id}`, message });

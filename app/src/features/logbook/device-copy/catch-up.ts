@@ -1,5 +1,5 @@
-import type { KeptCopy } from './copy-store';
-import { instantMicros, newestFirst, type KeptEntry } from './newest-first';
+import { instantMicros, newestFirst } from './newest-first';
+import type { KeptCopy, KeptEntry } from '../types';
 
 /**
  * How far before the newest kept entry a catch-up read starts. Entries are stamped by the server when their

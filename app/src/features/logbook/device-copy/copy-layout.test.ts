@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HEAD_ENTRIES } from './copy-database';
 import { headIsWhole, joinCopy, readHead, readWhole, splitCopy } from './copy-layout';
-import type { KeptEntry } from './newest-first';
+import type { KeptEntry } from '../types';
 
 /** `count` entries, newest first. */
 function entries(count: number): KeptEntry[] {

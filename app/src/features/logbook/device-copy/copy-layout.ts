@@ -1,24 +1,5 @@
 import { HEAD_ENTRIES } from './copy-database';
-import type { KeptEntry } from './newest-first';
-
-/** When the copy was last brought up to date (ms since the epoch). */
-export interface CopyTimes {
-  /** By any read, a catch-up read of newer entries included. */
-  readonly updatedAt: number;
-  /** By a whole read, which also drops the entries the owner removed. */
-  readonly reconciledAt: number;
-}
-
-/** What a visit finds on the device. */
-export interface KeptCopy extends CopyTimes {
-  /** Newest first. */
-  readonly entries: KeptEntry[];
-}
-
-/** The newest part of a copy: `entries` are the newest of the `count` kept (all of them when as many). */
-export interface KeptHead extends KeptCopy {
-  readonly count: number;
-}
+import type { CopyTimes, KeptCopy, KeptEntry, KeptHead } from '../types';
 
 /** The older entries of a copy, kept beside its head (a KeptHead record; copy-database.ts). */
 export interface StoredRest {

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { COPY_DB, HEAD_ENTRIES, HEAD_KEY, REST_KEY, WHOLE_KEY } from './copy-database';
 import { keepCopy, openDeviceCopy, type DeviceCopy } from './copy-store';
 import { readFirstCards } from './first-cards';
-import type { KeptEntry } from './newest-first';
+import type { KeptEntry } from '../types';
 
 beforeEach(() => {
   vi.stubGlobal('indexedDB', new IDBFactory());

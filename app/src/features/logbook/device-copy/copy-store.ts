@@ -1,14 +1,13 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import { COPY_DB, HEAD_KEY, REST_KEY, WHOLE_KEY } from './copy-database';
-import { joinCopy, readWhole, splitCopy, type CopyTimes, type KeptCopy, type KeptHead, type StoredRest } from './copy-layout';
+import { joinCopy, readWhole, splitCopy, type StoredRest } from './copy-layout';
 import { keepFirstCards } from './first-cards';
-import { newestFirst, type KeptEntry } from './newest-first';
-
-export type { CopyTimes, KeptCopy } from './copy-layout';
+import { newestFirst } from './newest-first';
+import type { CopyTimes, KeptCopy, KeptEntry, KeptHead } from '../types';
 
 /**
  * The copy is two records (copy-database.ts), written in one transaction: one structured clone each, fast enough to
- * finish before a visitor leaves the page even for a long logbook on a slow phone (a record per entry took seconds
+ * finish before a visitor leaves the page even for a long logbook on a slow phone (a record per entry is far slower
  * there), and a visit that leaves mid-write keeps the previous copy whole. The older layout's one record is read
  * where it is present, and removed by the next write.
  */

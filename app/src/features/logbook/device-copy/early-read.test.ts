@@ -3,7 +3,7 @@ import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { COPY_DB, HEAD_ENTRIES, WHOLE_KEY } from './copy-database';
 import { openDeviceCopy } from './copy-store';
-import type { KeptEntry } from './newest-first';
+import type { KeptEntry } from '../types';
 
 const ann: KeptEntry = { id: 1, created_at: '2024-05-01T10:00:00+00:00', name: 'Ann', message: 'First!' };
 

@@ -1,15 +1,16 @@
 import { earlyPaintOf } from '../first-paint/early-paint-handle';
 import { COPY_DB, COPY_STORE, HEAD_KEY, WHOLE_KEY } from './copy-database';
-import { readHead, readWhole, type KeptHead } from './copy-layout';
+import { readHead, readWhole } from './copy-layout';
+import type { KeptHead } from '../types';
 
 let reading: Promise<KeptHead | null> | undefined;
 let found: KeptHead | null | undefined;
 
 /**
  * The newest part of the copy kept on this device, read once per page: the served page's inline script read it
- * already where it ran (first-paint/early-paint.ts), and main.tsx reads it here otherwise, before any other script
- * has loaded. Whoever read it painted what it found, and the visit's read (api/visit-read.ts) plans from it instead
- * of reading it again, reading the rest of a longer copy only then.
+ * already where it ran (first-paint/early-paint.ts), and the logbook's start-up (first-paint/start-up.ts) reads it
+ * here otherwise, before any other script has loaded. Whoever read it painted what it found, and the visit's read
+ * (reads/first-read.ts) plans from it instead of reading it again, reading the rest of a longer copy only then.
  */
 export function readCopyEarly(): Promise<KeptHead | null> {
   const early = typeof window === 'undefined' ? undefined : earlyPaintOf(window);

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PAINTED_CARDS } from '../first-paint/paint-entries';
 import { FIRST_CARDS_KEY, keepFirstCards, readFirstCards } from './first-cards';
-import type { KeptEntry } from './newest-first';
+import type { KeptEntry } from '../types';
 
 const entry = (id: number): KeptEntry => ({ id, created_at: `2024-05-01T10:00:${String(id % 60).padStart(2, '0')}+00:00`, name: `N${id}`, message: `M${id}` });
 

@@ -1,11 +1,11 @@
 import { PAINTED_CARDS } from '../first-paint/paint-entries';
-import type { KeptEntry } from './newest-first';
+import type { KeptEntry } from '../types';
 
 /**
  * The newest entries of the copy, as many as the served page paints, also kept in localStorage under this key:
  * the served page's inline script reads them synchronously (first-paint/early-paint.ts) and paints them the moment
  * the list is parsed, in the page's first frame. An IndexedDB read takes a round trip through the browser, whose
- * answer a slow phone's main thread queues behind the page's loading for 50 to 150 ms. The copy itself stays in
+ * answer a slow phone's main thread queues behind the page's loading, past that frame. The copy itself stays in
  * IndexedDB: this is written after each write of it (copy-store.ts), and only ever painted.
  */
 export const FIRST_CARDS_KEY = 'geocache-logbook-first-cards';

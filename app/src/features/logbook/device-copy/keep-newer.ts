@@ -1,6 +1,7 @@
 import { mergeNewer } from './catch-up';
 import type { DeviceCopy } from './copy-store';
-import { instantMicros, type KeptEntry } from './newest-first';
+import { instantMicros } from './newest-first';
+import type { KeptEntry } from '../types';
 
 /**
  * Adds entries that arrived while the page is open to the copy, keeping its times of reconciliation. Only over a

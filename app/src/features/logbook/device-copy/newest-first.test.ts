@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { instantMicros, newestFirst, type KeptEntry } from './newest-first';
+import { instantMicros, newestFirst } from './newest-first';
 import { plainRows } from './plain-rows';
+import type { KeptEntry } from '../types';
 
 const entry = (id: number, created_at: string): KeptEntry => ({ id, created_at, name: `n${id}`, message: 'm' });
 

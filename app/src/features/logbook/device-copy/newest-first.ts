@@ -1,10 +1,4 @@
-/** An entry as kept on the device: the server's row, its `created_at` text verbatim. */
-export interface KeptEntry {
-  readonly id: number;
-  readonly created_at: string;
-  readonly name: string;
-  readonly message: string;
-}
+import type { KeptEntry } from '../types';
 
 const TIMESTAMP = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}(?::?\d{2})?)$/i;
 

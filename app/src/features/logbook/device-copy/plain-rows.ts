@@ -1,5 +1,4 @@
-import type { EntryRows } from '../api/entry-types';
-import type { KeptEntry } from './newest-first';
+import type { EntryRows, KeptEntry } from '../types';
 
 /** Kept entries in the shape the list reads (as the client's EntryList offers them), newest first. */
 export function plainRows(entries: readonly KeptEntry[]): EntryRows {

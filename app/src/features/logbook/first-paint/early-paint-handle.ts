@@ -1,4 +1,4 @@
-import type { KeptHead } from '../device-copy/copy-layout';
+import type { KeptHead } from '../types';
 
 /** What the served page's inline script did with the copy kept on this device (early-paint.ts). */
 export interface EarlyPaint {

@@ -3,8 +3,8 @@ import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openDeviceCopy } from '../device-copy/copy-store';
 import { FIRST_CARDS_KEY } from '../device-copy/first-cards';
-import type { KeptEntry } from '../device-copy/newest-first';
 import { startEarlyPaint } from './early-paint';
+import type { KeptEntry } from '../types';
 
 const FILES = { scripts: ['/assets/read.js'], wasm: ['/assets/client.wasm'] };
 const ann: KeptEntry = { id: 1, created_at: '2024-05-01T10:00:00+00:00', name: 'Ann', message: 'First!' };

@@ -1,10 +1,10 @@
 import { readKeptHead } from '../device-copy/early-read';
 import { readFirstCards } from '../device-copy/first-cards';
-import type { KeptEntry } from '../device-copy/newest-first';
 import { plainRows } from '../device-copy/plain-rows';
 import type { EarlyPaint } from './early-paint-handle';
 import { preloadFirstVisit, type FirstVisitFiles } from './first-visit-files';
 import { paintEntries } from './paint-entries';
+import type { KeptEntry } from '../types';
 
 /**
  * Paints `entries` into the served list once the document is parsed (the list exists): at once when it already

@@ -3,10 +3,10 @@ import { deferred } from '@/testing/deferred';
 import { fakeReads, readAt } from '@/testing/fake-paged-read';
 import { getClient } from '../api/client';
 import { loadClientCode } from '../api/client-code';
-import type { EntryRows } from '../api/entry-types';
 import { startEntryPages } from '../api/entry-pages';
-import type { VisitPlan } from '../api/visit-read';
+import type { VisitPlan } from '../reads/first-read';
 import { paintFirstPage } from './first-page';
+import type { EntryRows } from '../types';
 
 vi.mock('../api/client', () => ({ getClient: vi.fn() }));
 
@@ -18,7 +18,7 @@ const entry = (id: number) => ({ id, created_at: `2024-05-01T10:0${id}:00+00:00`
 const WHOLE: VisitPlan = { kept: null, plan: { kind: 'whole' } };
 const NEWER: VisitPlan = { kept: { entries: [entry(1)], updatedAt: 1, reconciledAt: 1 }, plan: { kind: 'newer', since: '2024-05-01T09:59:00.000Z' } };
 
-/** A visit's read as visit-read.ts starts it: the plan, then the pages it calls for (from a client the test drives). */
+/** A visit's read as first-read.ts starts it: the plan, then the pages it calls for (from a client the test drives). */
 function visitRead() {
   const reads = fakeReads();
   vi.mocked(getClient).mockReturnValue({ listEntries: reads.listEntries } as unknown as ReturnType<typeof getClient>);

@@ -1,5 +1,5 @@
-import type { EntryRows } from '../api/entry-types';
-import type { VisitRead } from '../api/visit-read';
+import type { FirstRead } from '../reads/first-read';
+import type { EntryRows } from '../types';
 
 /**
  * Paints a first visit's first page as soon as the wasm client has read it, before React has loaded: `paint` is
@@ -10,7 +10,7 @@ import type { VisitRead } from '../api/visit-read';
  * logbook's to report, once React has rendered it). Must be called before the first page can arrive: right after
  * the read was started.
  */
-export function paintFirstPage(visit: Pick<VisitRead, 'plan' | 'pages' | 'settled'>, paint: (firstPage: EntryRows) => boolean): Promise<boolean> {
+export function paintFirstPage(visit: Pick<FirstRead, 'plan' | 'pages' | 'settled'>, paint: (firstPage: EntryRows) => boolean): Promise<boolean> {
   return new Promise((resolve) => {
     // The read waits for its plan before it asks for a page, so the plan is settled by the time a page arrives.
     visit.pages.onFirstPage((firstPage) => resolve(visit.settled?.plan.kind === 'whole' && paint(firstPage)));

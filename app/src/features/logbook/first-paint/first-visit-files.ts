@@ -16,8 +16,8 @@ export function firstVisitFilesOf(script: Element | null): FirstVisitFiles {
 
 /**
  * Asks for them at once (modulepreload for the scripts, a fetch preload for the .wasm, as the client fetches it), so
- * the browser downloads them while the entry script loads instead of one round trip after another: 150 ms apiece on
- * a slow mobile network. Only a visit with nothing to paint from the device asks: on a repeat visit each request
+ * the browser downloads them while the entry script loads instead of one round trip after another, each long on a
+ * slow mobile network. Only a visit with nothing to paint from the device asks: on a repeat visit each request
  * costs the main thread time the kept entries' first frame would otherwise have, and the files are not needed
  * before that frame.
  */

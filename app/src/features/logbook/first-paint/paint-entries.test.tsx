@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { EntryContent } from '../components/entry-content';
 import { MESSAGE_LIMIT } from '../components/text-start';
 import { fakeEntryList } from '@/testing/fake-entry-list';
-import type { KeptEntry } from '../device-copy/newest-first';
 import { plainRows } from '../device-copy/plain-rows';
 import { PAINTED_CARDS, paintEntries } from './paint-entries';
+import type { KeptEntry } from '../types';
 
 /** Kept entries, as the entry script paints them on a repeat visit. */
 const paintKeptEntries = (root: HTMLElement, entries: readonly KeptEntry[]) => paintEntries(root, plainRows(entries));

@@ -1,11 +1,10 @@
-import type { EntryRows } from '../api/entry-types';
 import { formatCreatedAt } from '../components/format-created-at';
 import { MESSAGE_LIMIT, NAME_LIMIT, textStart } from '../components/text-start';
+import type { EntryRows } from '../types';
 
 /**
  * Cards painted: as many as a phone's screen shows below the form, with some to spare. Each costs layout in the frame
- * that shows them (on the mobile profile, 20 kept cards took that frame about 55 ms longer than 8); React renders the
- * rest.
+ * that shows them, which a slow phone feels: React renders the rest.
  */
 export const PAINTED_CARDS = 10;
 

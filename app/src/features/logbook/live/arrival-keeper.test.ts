@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CopyTimes, DeviceCopy, KeptCopy } from '../device-copy/copy-store';
-import type { KeptEntry } from '../device-copy/newest-first';
+import type { DeviceCopy } from '../device-copy/copy-store';
 import { ArrivalKeeper, KEEP_DELAY_MS } from './arrival-keeper';
+import type { CopyTimes, KeptCopy, KeptEntry } from '../types';
 
 const ann = { id: 1, created_at: '2024-05-01T10:00:00+00:00', name: 'Ann', message: 'a' };
 const bo = { id: 2, created_at: '2024-05-02T10:00:00+00:00', name: 'Bo', message: 'b' };

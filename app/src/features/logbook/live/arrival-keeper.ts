@@ -1,6 +1,6 @@
 import type { DeviceCopy } from '../device-copy/copy-store';
 import { keepNewer } from '../device-copy/keep-newer';
-import type { KeptEntry } from '../device-copy/newest-first';
+import type { KeptEntry } from '../types';
 
 /**
  * How long arrivals wait to be written to the device together: the copy is one record, so writing it per entry at a

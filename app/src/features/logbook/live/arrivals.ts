@@ -1,5 +1,5 @@
-import type { EntryRows } from '../api/entry-types';
-import { newestFirst, type KeptEntry } from '../device-copy/newest-first';
+import { newestFirst } from '../device-copy/newest-first';
+import type { EntryRows, KeptEntry } from '../types';
 
 /**
  * Entries that arrived while the page is open (live or by a catch-up read), newest first, each id once: `added`

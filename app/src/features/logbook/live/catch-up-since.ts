@@ -1,6 +1,6 @@
-import type { EntryRows } from '../api/entry-types';
 import { OVERLAP_MS } from '../device-copy/catch-up';
-import { instantMicros, type KeptEntry } from '../device-copy/newest-first';
+import { instantMicros } from '../device-copy/newest-first';
+import type { EntryRows, KeptEntry } from '../types';
 
 /**
  * Where a catch-up read after a (re)subscription starts: a minute before the newest entry shown (the device copy's

@@ -2,9 +2,9 @@ import { act, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { VirtualItem } from '@tanstack/react-virtual';
 import { fakeEntryList } from '@/testing/fake-entry-list';
-import type { LogEntry } from '../api/entry-types';
 import { EntryList } from '../components/entry-list';
 import { anchorAt, anchorShift } from './keep-anchor';
+import type { LogEntry } from '../types';
 
 const row = (key: number, start: number, size = 100): VirtualItem => ({ key, index: key, start, end: start + size, size, lane: 0 });
 

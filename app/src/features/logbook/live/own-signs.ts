@@ -1,4 +1,4 @@
-import type { KeptEntry } from '../device-copy/newest-first';
+import type { KeptEntry } from '../types';
 
 /** Signs remembered at most: the page sends one at a time, plus a few waiting on the device. */
 const REMEMBERED = 16;

@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
-import type { ReadState } from '../api/use-log-entries';
 import { STATUS } from './messages';
+import type { ReadState } from '../types';
 
 function subscribe(onChange: () => void): () => void {
   window.addEventListener('online', onChange);

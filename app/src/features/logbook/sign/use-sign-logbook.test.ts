@@ -1,10 +1,11 @@
 import { act, renderHook } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { takeConsoleErrors } from '@/testing/console';
-import { getClient } from './client';
-import { signLogbook, useSignLogbook, type NewEntry, type SignOptions, type SignResult } from './sign-logbook';
+import { getClient } from '../api/client';
+import { useSignLogbook, type SignResult } from './use-sign-logbook';
+import type { NewEntry, SignOptions } from '../types';
 
-vi.mock('./client', () => ({ getClient: vi.fn() }));
+vi.mock('../api/client', () => ({ getClient: vi.fn() }));
 
 const KEY = '123e4567-e89b-42d3-a456-426614174000';
 const OTHER_KEY = '123e4567-e89b-42d3-a456-426614174001';
@@ -34,16 +35,6 @@ async function signWith(sign: (entry: NewEntry) => Promise<SignResult>, entry: N
   for (const [label] of takeConsoleErrors()) expect(label).toBe('Error inserting log:');
   return stored;
 }
-
-describe('signLogbook', () => {
-  it('passes a given key through and leaves it out otherwise', async () => {
-    send.mockResolvedValue(undefined);
-    const entry = { name: 'Ann', message: 'Hi' };
-    await signLogbook(entry, { idempotencyKey: KEY });
-    await signLogbook(entry);
-    expect(send.mock.calls).toEqual([[entry, { idempotencyKey: KEY }], [entry]]);
-  });
-});
 
 describe('useSignLogbook', () => {
   it('signs the unchanged text again with the failed sign\'s key, so it is not doubled', async () => {

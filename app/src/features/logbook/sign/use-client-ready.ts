@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { loadClientCode, loadedClientCode } from './client-code';
+import { loadClientCode, loadedClientCode } from '../api/client-code';
 
 /**
  * True once the wasm client's code has loaded: the form is usable from then on. Starts the load if nothing has yet.
