@@ -30,7 +30,7 @@ impl IntoResponse for RealtimeError {
             }
             RealtimeError::PayloadTooLarge => (
                 StatusCode::PAYLOAD_TOO_LARGE,
-                crate::realtime::socket::PAYLOAD_SIZE_EXCEEDED.to_owned(),
+                crate::realtime::size::PAYLOAD_SIZE_EXCEEDED.to_owned(),
             ),
             RealtimeError::TooManyConnections => (
                 StatusCode::TOO_MANY_REQUESTS,

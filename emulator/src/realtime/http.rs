@@ -5,7 +5,8 @@
 
 use crate::realtime::error::RealtimeError;
 use crate::realtime::frame::{Broadcast, BroadcastBody};
-use crate::realtime::hub::{TopicBroadcast, MAX_PAYLOAD_BYTES};
+use crate::realtime::hub::TopicBroadcast;
+use crate::realtime::size::MAX_PAYLOAD_BYTES;
 use crate::realtime::RealtimeState;
 use axum::body::Bytes;
 use axum::extract::{Path, State};

@@ -26,13 +26,6 @@ pub const DEFAULT_MAX_CHANNELS: usize = 100;
 pub const DEFAULT_TIMEOUT_SECONDS: u64 = 60;
 /// Events a socket may fall behind before it is disconnected.
 pub const DEFAULT_QUEUE: usize = 1024;
-/// The largest WebSocket message (and frame) a socket may send; a larger one closes the socket
-/// with 1009 before it is read whole. Far above any logbook message, far below tungstenite's
-/// 64 MiB default, which let a handful of messages hold hundreds of MiB.
-pub const MAX_MESSAGE_BYTES: usize = 64 * 1024;
-/// The largest broadcast payload (its JSON text, or its bytes), over a socket or HTTP, and the
-/// largest presence state one track may hold: `PayloadSizeExceeded` beyond it.
-pub const MAX_PAYLOAD_BYTES: usize = 32 * 1024;
 /// What one socket may broadcast: a burst of this many payload bytes, refilled at
 /// [`DEFAULT_BROADCAST_BYTES_PER_SECOND`]; beyond it, `BroadcastRateLimitReached`.
 pub const DEFAULT_BROADCAST_BURST_BYTES: usize = 256 * 1024;

@@ -32,6 +32,7 @@ pub mod http;
 pub mod hub;
 pub mod join;
 pub mod presence;
+pub mod size;
 pub mod socket;
 
 use crate::clock::Clock;
@@ -49,8 +50,9 @@ use axum::{middleware, Extension, Json, Router};
 use serde_json::Value;
 use std::sync::Arc;
 
+use hub::SocketView;
 pub use hub::{Hub, RealtimeLimits};
-use hub::{SocketView, MAX_MESSAGE_BYTES};
+use size::MAX_MESSAGE_BYTES;
 
 /// What Realtime's routes need; cheap to clone.
 #[derive(Clone, Debug)]

@@ -7,7 +7,7 @@
 //! track, per channel (every socket's tracks on a topic) and per socket (its tracks on every
 //! topic). A track past a limit is refused and changes nothing.
 
-use crate::realtime::hub::MAX_PAYLOAD_BYTES;
+use crate::realtime::size::MAX_PAYLOAD_BYTES;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 

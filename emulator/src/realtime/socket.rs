@@ -4,7 +4,7 @@
 //! socket sends (replies, changes, broadcasts) goes out in the order it happened. A socket that
 //! sends nothing (not even a heartbeat) for the timeout is closed, and so is one that reads nothing
 //! for as long; one that falls too far behind the bus is closed with 1011 rather than skipping
-//! events, and one that sends a message over [`crate::realtime::hub::MAX_MESSAGE_BYTES`] is closed with 1009 before
+//! events, and one that sends a message over [`crate::realtime::size::MAX_MESSAGE_BYTES`] is closed with 1009 before
 //! the message is read whole.
 //!
 //! What a socket sends others is bounded: a broadcast's payload by [`MAX_PAYLOAD_BYTES`], all its
@@ -21,11 +21,10 @@ use crate::realtime::access::ChannelAccess;
 use crate::realtime::binding::Binding;
 use crate::realtime::budget::ByteBudget;
 use crate::realtime::frame::{self, Broadcast, Message, Outgoing, Payload, Vsn};
-use crate::realtime::hub::{
-    ChannelView, Event, Hub, Published, SocketSlot, TopicBroadcast, MAX_PAYLOAD_BYTES,
-};
+use crate::realtime::hub::{ChannelView, Event, Hub, Published, SocketSlot, TopicBroadcast};
 use crate::realtime::join::JoinConfig;
 use crate::realtime::presence;
+use crate::realtime::size::{MAX_PAYLOAD_BYTES, PAYLOAD_SIZE_EXCEEDED};
 use axum::extract::ws::{CloseFrame, Message as WsMessage, WebSocket};
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -586,10 +585,6 @@ impl Socket {
         }
     }
 }
-
-/// The reason a broadcast over [`MAX_PAYLOAD_BYTES`] is refused with, over a socket or HTTP.
-pub const PAYLOAD_SIZE_EXCEEDED: &str =
-    "PayloadSizeExceeded: the broadcast payload is over the size limit";
 
 /// Whether reading failed because the client sent a message or frame over the limits.
 fn too_big(error: &axum::Error) -> bool {

@@ -5,8 +5,8 @@
 use crate::support::{Client, Received, Server, TOPIC};
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use geocache_emulator::realtime::hub::{MAX_MESSAGE_BYTES, MAX_PAYLOAD_BYTES};
 use geocache_emulator::realtime::presence::PresenceLimits;
+use geocache_emulator::realtime::size::{MAX_MESSAGE_BYTES, MAX_PAYLOAD_BYTES};
 use geocache_emulator::realtime::RealtimeLimits;
 use serde_json::{json, Value};
 
