@@ -202,8 +202,8 @@ const steps = [
   { id: 'typecheck', title: 'TypeScript: app, tests, generated wasm/pkg types (tsc --noEmit)', action: command('npm', 'run', 'typecheck') },
   { id: 'eslint', title: 'ESLint', action: command('node_modules/.bin/eslint', '.') },
   // The import rules themselves: a deliberate cycle and boundary crossings must fail them. The same folder holds the
-  // Rust crates' module-cycle check (scripts/lib/rust-module-graph.mjs), run on the real tree and on a deliberate cycle,
-  // and the documentation's link check (remark-validate-links), run on README.md and docs/ and on broken pages.
+  // Rust crates' module-graph checks (scripts/lib/rust-module-graph.mjs: no cycles, and the emulator's ground-floor
+  // modules import no service), run on the real tree and on deliberate breaches, and the documentation's link check (remark-validate-links), run on README.md and docs/ and on broken pages.
   { id: 'lint-rules', title: 'Import rules, the Rust module graph and the docs\' links catch what they must (node --test)', action: command('node', '--test', 'tests/lint/') },
   { id: 'vitest', title: 'App component tests (Vitest)', action: command('npm', 'test', '-w', 'app') },
   // The benchmark's harness (statistics, targets, report); the measurements themselves are `npm run bench`.

@@ -59,7 +59,7 @@ export function chooseEncoding(acceptEncoding: string | undefined, available: re
  * Writes a brotli (.br) and a gzip (.gz) copy beside every HTML, JS, CSS, wasm, manifest and SVG file of the build
  * (`vite build`), and serves them in `vite preview` by the request's Accept-Encoding. Vite's preview compresses
  * only what its MIME table calls compressible, which leaves out application/wasm: the wasm client would travel at
- * twice its compressed size. A static host can serve the same copies (README: "Deploying").
+ * twice its compressed size. A static host can serve the same copies (docs/deploying.md).
  */
 export function precompress(): Plugin {
   let outDir = '';

@@ -45,7 +45,7 @@ export function productionPage({ clientPackageDir }: ProductionPageOptions): Plu
         logger.warn(
           `geocache: the logbook is open (VITE_LOGBOOK_OPEN=true) but its client rejects the configuration: ${configError}\n` +
             'geocache: visitors will see an empty logbook and the console will show "Error fetching logs:" with this error. ' +
-            'Set VITE_SUPABASE_URL and VITE_SUPABASE_PUBLISHABLE_KEY (README: "Deploying to a hosted Supabase project").',
+            'Set VITE_SUPABASE_URL and VITE_SUPABASE_PUBLISHABLE_KEY (docs/deploying.md).',
         );
       } else if (configError !== null) {
         logger.info(`geocache: the logbook is closed (teaser only); before opening it, fix its configuration: ${configError}`);

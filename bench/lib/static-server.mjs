@@ -1,7 +1,7 @@
 // @ts-check
 // A production build served as a static host serves it: every text asset and the wasm compressed (brotli when the
 // browser accepts it, else gzip), hashed files under assets/ cached for a year, everything else (index.html, a
-// service worker script) revalidated on each visit, as the README's deployment notes advise. `vite preview`
+// service worker script) revalidated on each visit, as docs/deploying.md advises. `vite preview`
 // (npm run preview) compresses JavaScript, CSS and HTML with gzip only, never the wasm, and sets no caching
 // headers, so a mobile visit through it would pay for bytes and round trips no real host charges.
 import { createHash } from 'node:crypto';

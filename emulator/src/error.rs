@@ -136,6 +136,16 @@ impl ApiError {
         }
     }
 
+    /// 408 for a request body that fell behind the pace every body must keep
+    /// ([`crate::http::pace`]).
+    pub fn body_too_slow() -> Self {
+        ApiError::Gateway {
+            status: StatusCode::REQUEST_TIMEOUT,
+            message: "The request body arrived too slowly",
+            hint: Some("A request body must keep up a minimum rate once its grace period is over."),
+        }
+    }
+
     /// 413 from the gateway's request size limit (Kong's `request-size-limiting` answer).
     pub fn payload_too_large() -> Self {
         ApiError::Gateway {

@@ -16,7 +16,7 @@
 
 use crate::clock::Clock;
 use crate::error::ApiError;
-use crate::http::linger;
+use crate::http::{linger, pace};
 use crate::keys::api_keys::{NEW_FORMAT_PREFIX, SECRET_PREFIX};
 use crate::keys::{Keys, Role};
 use axum::body::Body;
@@ -125,8 +125,12 @@ async fn guard(
     };
     match checked {
         Ok(request) => next.run(request).await,
-        Err(BodyRefusal::TooLarge) => {
-            let mut response = ApiError::payload_too_large().into_response();
+        Err(refusal @ (BodyRefusal::TooLarge | BodyRefusal::TooSlow)) => {
+            let error = match refusal {
+                BodyRefusal::TooSlow => ApiError::body_too_slow(),
+                _ => ApiError::payload_too_large(),
+            };
+            let mut response = error.into_response();
             // The body may not have been read to its end.
             response
                 .headers_mut()
@@ -140,6 +144,8 @@ async fn guard(
 /// Why the gateway refused a request.
 enum BodyRefusal {
     TooLarge,
+    /// It fell behind the pace a body must keep.
+    TooSlow,
     Other(ApiError),
 }
 
@@ -215,7 +221,8 @@ fn from_browser(headers: &HeaderMap) -> bool {
 }
 
 /// The role of an API key: a new-format key of this project, or a legacy JWT that verifies and
-/// names `anon` or `service_role`. `now` is in Unix seconds.
+/// names `anon` or `service_role` in its `role` claim (a token that names no role is no key,
+/// whatever PostgREST would run it as). `now` is in Unix seconds.
 pub fn key_role(keys: &Keys, key: &str, now: i64) -> Result<Role, ApiError> {
     let key = key.trim();
     if key.starts_with(NEW_FORMAT_PREFIX) {
@@ -226,7 +233,7 @@ pub fn key_role(keys: &Keys, key: &str, now: i64) -> Result<Role, ApiError> {
     let claims = keys
         .verify(key, now)
         .map_err(|_| ApiError::invalid_api_key())?;
-    match Keys::role_of(&claims) {
+    match Keys::named_role(&claims) {
         Ok(role @ (Role::Anon | Role::ServiceRole)) => Ok(role),
         _ => Err(ApiError::invalid_api_key()),
     }
@@ -252,7 +259,13 @@ async fn limit_body(request: Request, limit: usize) -> Result<Request, BodyRefus
     }
     let mut bytes = Vec::new();
     while let Some(frame) = body.frame().await {
-        let frame = frame.map_err(|_| ApiError::UnreadableBody)?;
+        let frame = frame.map_err(|error| {
+            if pace::is_too_slow(&error) {
+                BodyRefusal::TooSlow
+            } else {
+                BodyRefusal::Other(ApiError::UnreadableBody)
+            }
+        })?;
         if let Some(data) = frame.data_ref() {
             if bytes.len() + data.len() > limit {
                 linger::discard_later(body);

@@ -19,7 +19,7 @@ create schema if not exists private;
 -- Only the owner (the migration runner) may use it: anon, authenticated and the service role cannot even look in.
 revoke all on schema private from public;
 
--- The thresholds, one row. A NULL turns that limit off. Change them with a new migration (see the README).
+-- The thresholds, one row. A NULL turns that limit off. Change them with a new migration (docs/database.md).
 create table if not exists private.sign_limits (
   one_row                       boolean primary key default true check (one_row),
   -- Rows in one request: the page signs one entry per request; a few at once are fine, an array of thousands is not.

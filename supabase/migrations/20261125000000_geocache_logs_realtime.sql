@@ -10,7 +10,7 @@
 -- no longer exists, so every subscriber gets it, with only the primary key (`id`) in `old`: the table keeps the default
 -- replica identity on purpose, so a deleted entry's name and message never leave the database.
 --
--- Cost (see the README): every change of the table is decoded from the write-ahead log while Realtime listens, and each
+-- Cost (docs/database.md, "What live entries cost"): every change of the table is decoded from the write-ahead log while Realtime listens, and each
 -- change sent to each subscriber is one Realtime message on the plan's quota.
 
 do $realtime$

@@ -66,14 +66,16 @@ test('an owner at aal2 removes, pages and restores entries through supabase-js; 
     .select();
   assert.equal(stored.error, null);
   const rows = /** @type {{ id: number, created_at: string, name: string, message: string }[]} */ (stored.data);
+  const first = rows[0] ?? assert.fail('the service role stored no entry');
+  const second = rows[1] ?? assert.fail('the service role stored one entry, not two');
 
   // Not an owner, or an owner without the second factor: PostgREST's answer for a filter that matched nothing.
   const walker = await signedIn(emulator, 'walker@example.com', { signUp: true });
   const ownerAal1 = await signedIn(emulator, 'owner@example.com', {});
   for (const client of [walker, ownerAal1]) {
-    const represented = await client.from(TABLE).delete().eq('id', rows[0].id).select();
+    const represented = await client.from(TABLE).delete().eq('id', first.id).select();
     assert.deepEqual([represented.error, represented.data, represented.status], [null, [], 200]);
-    const minimal = await client.from(TABLE).delete().eq('id', rows[0].id);
+    const minimal = await client.from(TABLE).delete().eq('id', first.id);
     assert.deepEqual([minimal.error, minimal.data, minimal.status], [null, null, 204]);
     const listed = await client.rpc('removed_geocache_logs');
     assert.equal(listed.status, 403);
@@ -108,13 +110,13 @@ test('an owner at aal2 removes, pages and restores entries through supabase-js; 
   }
   assert.deepEqual(paged, rows.map((row) => row.id).reverse());
 
-  const restored = await owner.rpc('restore_geocache_log', { entry_id: rows[1].id });
-  assert.deepEqual([restored.error, restored.data, restored.status], [null, [rows[1]], 200]);
-  const again = await owner.rpc('restore_geocache_log', { entry_id: rows[1].id });
+  const restored = await owner.rpc('restore_geocache_log', { entry_id: second.id });
+  assert.deepEqual([restored.error, restored.data, restored.status], [null, [second], 200]);
+  const again = await owner.rpc('restore_geocache_log', { entry_id: second.id });
   assert.equal(again.status, 500);
-  assert.deepEqual(again.error, { code: 'P0002', details: null, hint: null, message: `Entry ${rows[1].id} is not a removed entry.` });
+  assert.deepEqual(again.error, { code: 'P0002', details: null, hint: null, message: `Entry ${second.id} is not a removed entry.` });
   const back = await service.from(TABLE).select('*');
-  assert.deepEqual(back.data, [rows[1]]);
+  assert.deepEqual(back.data, [second]);
 
   // What visitors' devices read: ids and kinds of change, by keyset on seq.
   const anon = createClient(emulator.url, emulator.anonKey, SERVER_SIDE);
@@ -125,7 +127,7 @@ test('an owner at aal2 removes, pages and restores entries through supabase-js; 
     [
       ...rows.map((row) => [row.id, 'added']),
       ...rows.map((row) => [row.id, 'removed']),
-      [rows[1].id, 'added'],
+      [second.id, 'added'],
     ],
   );
   const newest = await anon.from('geocache_log_changes').select('seq').order('seq', { ascending: false }).limit(1);

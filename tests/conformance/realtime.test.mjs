@@ -337,3 +337,34 @@ test('presence: a tracked state reaches another client, and leaves when its sock
   await eventually(() => (leaves.includes('ann') ? true : undefined), 'ann leaving');
   assert.equal(beaChannel.presenceState().ann, undefined);
 });
+
+test('past the size limits supabase-js reads a refusal, and what was refused reaches nobody', async (t) => {
+  const backend = await startBackend(t);
+  const ann = ownClient(backend);
+  const bea = ownClient(backend);
+  t.after(() => Promise.all([ann.removeAllChannels(), bea.removeAllChannels()]));
+  /** @type {any[]} */
+  const heard = [];
+  const beaChannel = bea
+    .channel('limits', { config: { presence: { key: 'bea' } } })
+    .on('broadcast', { event: '*' }, (message) => heard.push(message))
+    .on('presence', { event: 'sync' }, () => {});
+  const annChannel = ann
+    .channel('limits', { config: { broadcast: { ack: true }, presence: { key: 'ann' } } })
+    .on('presence', { event: 'sync' }, () => {});
+  await subscribed(beaChannel);
+  await subscribed(annChannel);
+  // Over the 32 KiB payload limit, under the 64 KiB message limit: refused, the socket kept.
+  const big = { text: 'x'.repeat(40 * 1024) };
+  assert.equal(await annChannel.send({ type: 'broadcast', event: 'big', payload: big }), 'error');
+  assert.equal(await annChannel.track(big), 'error');
+  await assert.rejects(ann.channel('limits').httpSend('big', big), { message: /^PayloadSizeExceeded: / });
+  // A last broadcast marks the end: had a refused one gone out, it would have reached bea before this one.
+  assert.equal(await annChannel.send({ type: 'broadcast', event: 'end', payload: {} }), 'ok');
+  await eventually(() => heard.find((message) => message.event === 'end'), 'the last broadcast');
+  assert.deepEqual(
+    heard.map((message) => message.event),
+    ['end'],
+  );
+  assert.equal(beaChannel.presenceState().ann, undefined);
+});

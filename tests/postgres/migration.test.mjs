@@ -182,7 +182,7 @@ test('applying the migration again keeps the rows and changes no privilege, poli
   assert.deepEqual(rows.rows, [{ name: 'Ada', message: 'still here' }]);
 });
 
-test('psql applies the migration files as the README says, twice, as the project owner', async () => {
+test('psql applies the migration files as docs/deploying.md says, twice, as the project owner', async () => {
   await postgres.createDatabase('psql', { supabaseDefaultPrivileges: true });
   const { host, port, password } = postgres.server;
   const url = `postgresql://postgres:${encodeURIComponent(password)}@${host}:${port}/psql`;

@@ -313,11 +313,11 @@ test('concurrent signs from one address never get past its budget (race-free cou
   assert.equal(stored, [...windows.values()].reduce((sum, window) => sum + window.accepted, 0));
 });
 
-test('an owner changes the limits with SQL (as the README shows), and applying the migration again keeps them', async () => {
+test('an owner changes the limits with SQL (as docs/database.md shows), and applying the migration again keeps them', async () => {
   await postgres.createDatabase('tuned', { supabaseDefaultPrivileges: true });
   await postgres.applyMigrations('tuned');
   const owner = await postgres.connect('postgres', 'tuned');
-  // The README's examples, run by the project owner.
+  // docs/database.md's examples, run by the project owner.
   await owner.query('update private.sign_limits set max_signs_per_address_minute = 2, max_signs_per_minute = null');
   await postgres.applyMigrations('tuned');
   const kept = await owner.query('select max_signs_per_address_minute, max_signs_per_minute from private.sign_limits');

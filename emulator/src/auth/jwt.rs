@@ -116,12 +116,14 @@ fn golang_jwt_reason(error: &JwtError) -> &'static str {
         JwtError::BadAlgorithm => "token signature is invalid: signing method is invalid",
         JwtError::BadSignature => "token signature is invalid: signature is invalid",
         JwtError::Expired => "token has invalid claims: token is expired",
+        JwtError::WrongAudience => "token has invalid claims: token has invalid audience",
         JwtError::NotYetValid => "token has invalid claims: token is not valid yet",
         JwtError::IssuedInFuture => "token has invalid claims: token used before issued",
         JwtError::ClaimsNotAnObject
         | JwtError::ClaimNotNumber(_)
         | JwtError::AudienceNotStrings
-        | JwtError::UnknownRole(_) => "token is malformed: could not JSON decode claim",
+        | JwtError::UnknownRole(_)
+        | JwtError::NoRole => "token is malformed: could not JSON decode claim",
     }
 }
 

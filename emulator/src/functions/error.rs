@@ -1,7 +1,9 @@
 //! The answers `/functions/v1` gives itself, each as the hosted platform words it: a function
 //! that does not exist, a missing or bad JWT where `verify_jwt` is on (these carry their code in
 //! `sb-error-code` too, as the hosted gateway's do), and a relay error (the only one with
-//! `x-relay-error: true`) when the function server cannot be reached.
+//! `x-relay-error: true`) when the function server cannot be reached, which tells the caller no
+//! more than that: why, and where the server is, is for the log. The emulator's own: a path it
+//! will not forward.
 
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -16,7 +18,10 @@ pub enum FunctionsError {
     NoAuthHeader,
     /// `verify_jwt` on and the bearer is no JWT signed with the project's secret, or expired.
     InvalidJwt,
+    /// A path that might not name the function once resolved (`..`, `%2f`, `\`, `//`): 400.
+    InvalidPath,
     /// No function server is configured, or it did not answer: 502 with `x-relay-error: true`.
+    /// The reason is logged, never sent.
     Relay(String),
 }
 
@@ -38,9 +43,18 @@ impl FunctionsError {
                 "UNAUTHORIZED_INVALID_JWT_FORMAT",
                 "Invalid JWT".to_owned(),
             ),
-            FunctionsError::Relay(reason) => {
-                (StatusCode::BAD_GATEWAY, "RELAY_ERROR", reason.clone())
-            }
+            FunctionsError::InvalidPath => (
+                StatusCode::BAD_REQUEST,
+                "INVALID_PATH",
+                "A function's path may not hold empty, `.` or `..` segments, backslashes or \
+                 encoded slashes"
+                    .to_owned(),
+            ),
+            FunctionsError::Relay(_) => (
+                StatusCode::BAD_GATEWAY,
+                "RELAY_ERROR",
+                "The function server did not answer".to_owned(),
+            ),
         }
     }
 }
@@ -108,8 +122,14 @@ mod tests {
         let (status, relay, body) = answer(FunctionsError::InvalidJwt).await;
         assert_eq!((status, relay), (401, None));
         assert_eq!(body["message"], "Invalid JWT");
-        let (status, relay, body) = answer(FunctionsError::Relay("down".into())).await;
+        let (status, relay, body) = answer(FunctionsError::Relay(
+            "The function server at http://127.0.0.1:9/ did not answer: refused".into(),
+        ))
+        .await;
         assert_eq!((status, relay.as_deref()), (502, Some("true")));
-        assert_eq!(body["message"], "down");
+        assert_eq!(body["message"], "The function server did not answer");
+        let (status, relay, body) = answer(FunctionsError::InvalidPath).await;
+        assert_eq!((status, relay), (400, None));
+        assert_eq!(body["code"], "INVALID_PATH");
     }
 }

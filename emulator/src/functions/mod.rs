@@ -3,13 +3,16 @@
 //! through the hosted platform's. The relay answers by itself only where the platform does: a
 //! function that does not exist ([`settings`]) is 404 `NOT_FOUND`, a missing or bad JWT where
 //! the function's `verify_jwt` is on (the default) is 401 ([`verify_jwt`]), and a function
-//! server that cannot be reached is a relay error ([`error`]). Everything else is the function's
-//! own answer ([`proxy`]).
+//! server that cannot be reached is a relay error ([`error`]), whose details (the server's
+//! address among them) go to the log only. Everything else is the function's own answer
+//! ([`proxy`]). Beyond the platform, a path that might no longer name the function once the
+//! function server resolves it is refused with 400 ([`path`]).
 //!
 //! No API key is asked for: as on hosted projects, a function with `verify_jwt = false` may be
 //! called by anyone (a webhook, say), and one with it on checks the bearer itself.
 
 pub mod error;
+pub mod path;
 pub mod proxy;
 pub mod settings;
 pub mod verify_jwt;
@@ -62,7 +65,8 @@ async fn relay(state: &FunctionsState, request: Request) -> Result<Response, Fun
         .unwrap_or_default()
         .to_owned();
     let name = function_path
-        .trim_start_matches('/')
+        .strip_prefix('/')
+        .unwrap_or_default()
         .split('/')
         .next()
         .unwrap_or_default();
@@ -71,6 +75,10 @@ async fn relay(state: &FunctionsState, request: Request) -> Result<Response, Fun
         .filter(|name| is_function_name(name))
         .and_then(|name| settings.lookup(name))
         .ok_or(FunctionsError::NotFound)?;
+    let rest = &function_path[1 + name.len()..];
+    if !path::is_forwardable(rest) {
+        return Err(FunctionsError::InvalidPath);
+    }
     if function.verify_jwt {
         verify_jwt::check(&state.keys, request.headers(), state.clock.now_seconds())?;
     }

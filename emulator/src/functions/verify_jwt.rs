@@ -1,6 +1,8 @@
-//! `verify_jwt`: the function is only called with a bearer JWT signed with the project's secret
-//! and not expired (a user's access token, or the legacy anon and service_role keys). A
-//! new-format key is no JWT, so it never passes: functions that publishable-key clients call
+//! `verify_jwt`: the function is only called with a bearer JWT signed with the project's secret,
+//! not expired (no clock skew, as `jose` verifies on the hosted platform) and naming one of the
+//! project's roles (`anon`, `authenticated`, `service_role`): a user's access token, or the legacy
+//! anon and service_role keys. A token naming no role, or one made for a signed URL, is nobody's.
+//! A new-format key is no JWT, so it never passes: functions that publishable-key clients call
 //! without a session need `verify_jwt = false`.
 
 use crate::functions::error::FunctionsError;
@@ -19,9 +21,19 @@ pub fn check(keys: &Keys, headers: &HeaderMap, now: i64) -> Result<(), Functions
         .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
         .map(|(_, token)| token.trim())
         .ok_or(FunctionsError::InvalidJwt)?;
-    keys.verify(token, now)
-        .map(|_| ())
-        .map_err(|_| FunctionsError::InvalidJwt)
+    let claims = keys
+        .verify(token, now)
+        .map_err(|_| FunctionsError::InvalidJwt)?;
+    Keys::named_role(&claims).map_err(|_| FunctionsError::InvalidJwt)?;
+    // `Keys::verify` allows PostgREST's 30 s of skew on `exp`; a function's caller gets none.
+    let expired = claims
+        .get("exp")
+        .and_then(|exp| exp.as_i64().or_else(|| exp.as_f64().map(|exp| exp as i64)))
+        .is_some_and(|exp| now >= exp);
+    if expired {
+        return Err(FunctionsError::InvalidJwt);
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! The accept loop in front of the router: each connection gets a deadline for its request
-//! headers and is closed once idle, and at most `max_connections` are served at once. Over the
+//! headers, each request body a pace it must keep ([`crate::http::pace`]), a connection is closed
+//! once idle, and at most `max_connections` are served at once. Over the
 //! cap the loop stops accepting, so new connections wait in the kernel's listen backlog (they are
 //! never reset) until one closes. Shutdown stops accepting, closes idle connections and lets
 //! exchanges in flight finish.
@@ -8,6 +9,7 @@
 //! as `ConnectInfo`, as under `axum::serve`.
 
 use crate::http::connection::{ConnectionTap, TappedListener, TappedStream};
+use crate::http::pace::{BodyPace, PacedBody};
 use axum::extract::ConnectInfo;
 use axum::serve::Listener;
 use axum::Router;
@@ -33,6 +35,11 @@ pub const DEFAULT_HEADER_READ_TIMEOUT_SECONDS: u64 = 10;
 /// nginx's `client_body_timeout` and `send_timeout`.
 pub const DEFAULT_IDLE_TIMEOUT_SECONDS: u64 = 60;
 pub const DEFAULT_MAX_CONNECTIONS: usize = 256;
+/// A request body's grace before it must keep up [`DEFAULT_BODY_MIN_RATE`]: a trickling client
+/// loses its connection within seconds, while any real upload is far faster.
+pub const DEFAULT_BODY_GRACE_SECONDS: u64 = 10;
+/// Bytes a second a request body must average after its grace (Apache's `MinRate` is 500).
+pub const DEFAULT_BODY_MIN_RATE: u64 = 1024;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ConnectionLimits {
@@ -44,6 +51,8 @@ pub struct ConnectionLimits {
     /// may finish), and after twice this long it is dropped.
     pub idle_timeout: Duration,
     pub max_connections: usize,
+    /// How fast a request body must arrive once its reader first asks for it.
+    pub body_pace: BodyPace,
 }
 
 impl Default for ConnectionLimits {
@@ -52,6 +61,10 @@ impl Default for ConnectionLimits {
             header_read_timeout: Duration::from_secs(DEFAULT_HEADER_READ_TIMEOUT_SECONDS),
             idle_timeout: Duration::from_secs(DEFAULT_IDLE_TIMEOUT_SECONDS),
             max_connections: DEFAULT_MAX_CONNECTIONS,
+            body_pace: BodyPace {
+                grace: Duration::from_secs(DEFAULT_BODY_GRACE_SECONDS),
+                min_rate: DEFAULT_BODY_MIN_RATE,
+            },
         }
     }
 }
@@ -109,7 +122,9 @@ async fn serve_connection(
         inner: stream,
         activity: activity.clone(),
     });
-    let service = hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
+    let pace = limits.body_pace;
+    let service = hyper::service::service_fn(move |request: hyper::Request<Incoming>| {
+        let mut request = request.map(|body| PacedBody::new(body, pace));
         request.extensions_mut().insert(ConnectInfo(tap.clone()));
         router.clone().call(request)
     });

@@ -1,6 +1,11 @@
 //! API keys and JWTs: the deterministic anon/service_role keys printed at start, the new-format
 //! publishable and secret keys ([`api_keys`]), and PostgREST's verification of a bearer token
 //! (signature, `exp`/`nbf`/`iat` with 30 s of skew, `aud` shape).
+//!
+//! Every token the emulator signs is signed with the one project secret, so a token that is not a
+//! credential says so in its audience: a signed URL's token carries [`URL_TOKEN_AUDIENCE`], which
+//! [`Keys::verify`] refuses, so it can stand in for no API key, bearer or function caller; only
+//! [`Keys::verify_url_token`] takes it.
 
 pub mod api_keys;
 mod hmac_provider;
@@ -26,6 +31,10 @@ const DEMO_KEY_ISSUER: &str = "supabase-demo";
 /// PostgREST tolerates this much clock skew on `exp`, `nbf` and `iat`.
 const ALLOWED_SKEW_SECONDS: i64 = 30;
 
+/// The `aud` of a signed URL's token (Storage's download and upload URLs): it grants one object's
+/// URL and is nobody's credential.
+pub const URL_TOKEN_AUDIENCE: &str = "storage-signed-url";
+
 /// Why a JWT was refused; each service words it its own way.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum JwtError {
@@ -42,6 +51,10 @@ pub enum JwtError {
     AudienceNotStrings,
     /// A valid token whose `role` is not one of the emulator's roles.
     UnknownRole(String),
+    /// A token without a `role` where one must be named (an API key, a function's caller).
+    NoRole,
+    /// A signed URL's token offered as a credential, or another token offered as a signed URL's.
+    WrongAudience,
 }
 
 #[derive(Serialize)]
@@ -145,8 +158,27 @@ impl Keys {
         format!("{message}.{signature}")
     }
 
-    /// Verifies a token as PostgREST does and returns its claims. `now` is in Unix seconds.
+    /// Verifies a token as PostgREST does and returns its claims; a signed URL's token is no
+    /// credential and is refused. `now` is in Unix seconds.
     pub fn verify(&self, token: &str, now: i64) -> Result<Map<String, Value>, JwtError> {
+        let claims = self.decode(token, now)?;
+        if has_audience(&claims, URL_TOKEN_AUDIENCE) {
+            return Err(JwtError::WrongAudience);
+        }
+        Ok(claims)
+    }
+
+    /// Verifies a signed URL's token (one with [`URL_TOKEN_AUDIENCE`]) and returns its claims.
+    pub fn verify_url_token(&self, token: &str, now: i64) -> Result<Map<String, Value>, JwtError> {
+        let claims = self.decode(token, now)?;
+        if !has_audience(&claims, URL_TOKEN_AUDIENCE) {
+            return Err(JwtError::WrongAudience);
+        }
+        Ok(claims)
+    }
+
+    /// The signature, time and shape checks every token passes.
+    fn decode(&self, token: &str, now: i64) -> Result<Map<String, Value>, JwtError> {
         if token.is_empty() {
             return Err(JwtError::Empty);
         }
@@ -194,8 +226,9 @@ impl Keys {
         Ok(claims)
     }
 
-    /// The role of a verified token: its `role` claim, `anon` when absent (PostgREST's
-    /// `db-anon-role`), and an error for a role the emulator does not have.
+    /// The role a verified bearer token runs as: its `role` claim, `anon` when absent (PostgREST's
+    /// `db-anon-role`), and an error for a role the emulator does not have. What stands for a key
+    /// (an API key, a function's caller) needs the claim itself: [`Keys::named_role`].
     pub fn role_of(claims: &Map<String, Value>) -> Result<Role, JwtError> {
         match claims.get("role") {
             None => Ok(Role::Anon),
@@ -204,6 +237,24 @@ impl Keys {
             }
             Some(other) => Err(JwtError::UnknownRole(other.to_string())),
         }
+    }
+
+    /// The role a token names in its `role` claim, which must be one of the emulator's roles; a
+    /// token without one names none, so it is not the anon key.
+    pub fn named_role(claims: &Map<String, Value>) -> Result<Role, JwtError> {
+        match claims.get("role") {
+            None => Err(JwtError::NoRole),
+            Some(_) => Keys::role_of(claims),
+        }
+    }
+}
+
+/// Whether `aud` is `audience` or a list holding it.
+fn has_audience(claims: &Map<String, Value>, audience: &str) -> bool {
+    match claims.get("aud") {
+        Some(Value::String(aud)) => aud == audience,
+        Some(Value::Array(items)) => items.iter().any(|item| item.as_str() == Some(audience)),
+        _ => false,
     }
 }
 

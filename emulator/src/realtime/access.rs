@@ -88,14 +88,15 @@ fn reason(error: &JwtError) -> &'static str {
         JwtError::Expired => "Token has expired",
         JwtError::NotYetValid | JwtError::IssuedInFuture => "Token is not yet valid",
         JwtError::BadSignature => "Signature error",
-        JwtError::UnknownRole(_) => "The token's role does not exist",
+        JwtError::UnknownRole(_) | JwtError::NoRole => "The token's role does not exist",
         JwtError::Empty
         | JwtError::UnexpectedParts(_)
         | JwtError::Undecodable
         | JwtError::BadAlgorithm
         | JwtError::ClaimsNotAnObject
         | JwtError::ClaimNotNumber(_)
-        | JwtError::AudienceNotStrings => "Invalid token",
+        | JwtError::AudienceNotStrings
+        | JwtError::WrongAudience => "Invalid token",
     }
 }
 

@@ -248,6 +248,14 @@ pub enum BroadcastBody {
 }
 
 impl Broadcast {
+    /// What the payload's size limit counts: its JSON text, or its bytes.
+    pub fn payload_bytes(&self) -> usize {
+        match &self.payload {
+            BroadcastBody::Json(value) => value.to_string().len(),
+            BroadcastBody::Bytes(bytes) => bytes.len(),
+        }
+    }
+
     /// The broadcast a `broadcast` push carries: `{type: "broadcast", event, payload}`.
     pub fn from_push(payload: &Payload) -> Option<Broadcast> {
         match payload {

@@ -1,10 +1,12 @@
 //! Broadcast over HTTP, for a client that has not joined (supabase-js's fallback of `send` and
 //! its `httpSend`): each message goes to the sockets joined to `realtime:<name>`, as if a socket
-//! had pushed it. Both answer 202 Accepted, as hosted Realtime does.
+//! had pushed it. Both answer 202 Accepted, as hosted Realtime does; a payload over
+//! [`MAX_PAYLOAD_BYTES`] is refused with 413, and with it every message of its request.
 
 use crate::realtime::error::RealtimeError;
 use crate::realtime::frame::{Broadcast, BroadcastBody};
 use crate::realtime::hub::TopicBroadcast;
+use crate::realtime::size::MAX_PAYLOAD_BYTES;
 use crate::realtime::RealtimeState;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
@@ -34,6 +36,9 @@ pub async fn broadcast(
         let payload = message.get("payload").cloned().unwrap_or_default();
         broadcasts.push(topic_broadcast(name, event, BroadcastBody::Json(payload)));
     }
+    if broadcasts.iter().any(oversized) {
+        return Err(RealtimeError::PayloadTooLarge);
+    }
     for broadcast in broadcasts {
         state.hub.publish_broadcast(broadcast);
     }
@@ -60,10 +65,16 @@ pub async fn send(
                 .map_err(|_| RealtimeError::InvalidBroadcast("the body is not JSON"))?,
         )
     };
-    state
-        .hub
-        .publish_broadcast(topic_broadcast(&name, &event, payload));
+    let broadcast = topic_broadcast(&name, &event, payload);
+    if oversized(&broadcast) {
+        return Err(RealtimeError::PayloadTooLarge);
+    }
+    state.hub.publish_broadcast(broadcast);
     Ok(StatusCode::ACCEPTED)
+}
+
+fn oversized(broadcast: &TopicBroadcast) -> bool {
+    broadcast.broadcast.payload_bytes() > MAX_PAYLOAD_BYTES
 }
 
 fn topic_broadcast(name: &str, event: &str, payload: BroadcastBody) -> TopicBroadcast {

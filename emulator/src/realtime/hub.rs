@@ -1,6 +1,6 @@
 //! What every Realtime socket shares: one bus of events (committed changes and broadcasts), the
-//! open sockets (counted, and shown with their channels for tests), the limits, and the switch
-//! that drops every socket (for tests).
+//! open sockets (counted from their upgrade, and shown with their channels for tests), the
+//! limits, and the switch that drops every socket (for tests).
 //!
 //! The bus is bounded: each socket reads it at its own pace, and one that falls more than
 //! [`RealtimeLimits::queue`] events behind is disconnected (its client reconnects and catches up
@@ -9,7 +9,7 @@
 
 use crate::realtime::change::Change;
 use crate::realtime::frame::Broadcast;
-use crate::realtime::presence::{Diff, Presences};
+use crate::realtime::presence::{Diff, PresenceLimits, PresenceRefusal, Presences};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -26,6 +26,10 @@ pub const DEFAULT_MAX_CHANNELS: usize = 100;
 pub const DEFAULT_TIMEOUT_SECONDS: u64 = 60;
 /// Events a socket may fall behind before it is disconnected.
 pub const DEFAULT_QUEUE: usize = 1024;
+/// What one socket may broadcast: a burst of this many payload bytes, refilled at
+/// [`DEFAULT_BROADCAST_BYTES_PER_SECOND`]; beyond it, `BroadcastRateLimitReached`.
+pub const DEFAULT_BROADCAST_BURST_BYTES: usize = 256 * 1024;
+pub const DEFAULT_BROADCAST_BYTES_PER_SECOND: usize = 64 * 1024;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RealtimeLimits {
@@ -34,6 +38,11 @@ pub struct RealtimeLimits {
     /// A socket that sends nothing for this long is closed.
     pub timeout: Duration,
     pub queue: usize,
+    /// One socket's broadcast budget ([`crate::realtime::budget`]).
+    pub broadcast_burst_bytes: usize,
+    pub broadcast_bytes_per_second: usize,
+    /// How much presence state a track, a channel and a socket may hold.
+    pub presence: PresenceLimits,
 }
 
 impl Default for RealtimeLimits {
@@ -43,6 +52,9 @@ impl Default for RealtimeLimits {
             max_channels: DEFAULT_MAX_CHANNELS,
             timeout: Duration::from_secs(DEFAULT_TIMEOUT_SECONDS),
             queue: DEFAULT_QUEUE,
+            broadcast_burst_bytes: DEFAULT_BROADCAST_BURST_BYTES,
+            broadcast_bytes_per_second: DEFAULT_BROADCAST_BYTES_PER_SECOND,
+            presence: PresenceLimits::default(),
         }
     }
 }
@@ -138,11 +150,25 @@ impl Hub {
         let _ = self.bus.send(Event::Broadcast(Arc::new(broadcast)));
     }
 
-    /// Registers an open socket: its id, its view of the bus from now on, the drop switch, and a
-    /// guard that counts and shows it until dropped.
-    pub fn open(&self, vsn: &'static str) -> OpenSocket {
+    /// Counts a socket about to be upgraded, unless [`RealtimeLimits::max_connections`] are open
+    /// already: sockets are counted from the upgrade, not from their first join, so one that never
+    /// joins holds a place too. The slot is given back when dropped.
+    pub fn reserve(&self) -> Option<SocketSlot> {
+        let max = self.limits.max_connections;
+        self.open
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |open| {
+                (open < max).then_some(open + 1)
+            })
+            .ok()?;
+        Some(SocketSlot {
+            open: Arc::clone(&self.open),
+        })
+    }
+
+    /// Registers an open socket in its `slot`: its id, its view of the bus from now on, the drop
+    /// switch, and a guard that counts and shows it until dropped.
+    pub fn open(&self, slot: SocketSlot, vsn: &'static str) -> OpenSocket {
         let id = self.next_socket.fetch_add(1, Ordering::Relaxed);
-        self.open.fetch_add(1, Ordering::SeqCst);
         lock(&self.views).insert(
             id,
             SocketView {
@@ -156,7 +182,7 @@ impl Hub {
             events: self.bus.subscribe(),
             drops: self.drops.subscribe(),
             registration: Registration {
-                open: Arc::clone(&self.open),
+                _slot: slot,
                 views: Arc::clone(&self.views),
                 presences: Arc::clone(&self.presences),
                 bus: self.bus.clone(),
@@ -170,12 +196,19 @@ impl Hub {
         lock(&self.presences).state(topic)
     }
 
-    /// Socket `id` tracks `state` under `key` on `topic`; the diff goes out under the lock, so
-    /// every socket sees a topic's diffs in the order they were made.
-    pub fn track(&self, topic: &str, key: &str, id: u64, state: Map<String, Value>) {
+    /// Socket `id` tracks `state` under `key` on `topic`, within the presence limits; the diff
+    /// goes out under the lock, so every socket sees a topic's diffs in the order they were made.
+    pub fn track(
+        &self,
+        topic: &str,
+        key: &str,
+        id: u64,
+        state: Map<String, Value>,
+    ) -> Result<(), PresenceRefusal> {
         let mut presences = lock(&self.presences);
-        let diff = presences.track(topic, key, id, state);
+        let diff = presences.track(topic, key, id, state, &self.limits.presence)?;
         let _ = self.bus.send(Event::Presence(Arc::new(diff)));
+        Ok(())
     }
 
     /// Socket `id` stops tracking on `topic`.
@@ -221,10 +254,23 @@ pub struct OpenSocket {
     pub registration: Registration,
 }
 
-/// Counts and shows a socket as open until dropped, when whatever it tracked leaves.
+/// A counted place for one socket, from its upgrade until dropped.
+#[derive(Debug)]
+pub struct SocketSlot {
+    open: Arc<AtomicUsize>,
+}
+
+impl Drop for SocketSlot {
+    fn drop(&mut self) {
+        self.open.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Shows a socket as open until dropped, when whatever it tracked leaves and its slot is given
+/// back.
 #[derive(Debug)]
 pub struct Registration {
-    open: Arc<AtomicUsize>,
+    _slot: SocketSlot,
     views: Views,
     presences: Arc<Mutex<Presences>>,
     bus: broadcast::Sender<Event>,
@@ -240,7 +286,6 @@ impl Drop for Registration {
             }
         }
         lock(&self.views).remove(&self.id);
-        self.open.fetch_sub(1, Ordering::SeqCst);
     }
 }
 

@@ -17,9 +17,13 @@
 //! (`self`) and whether they are acknowledged (`ack`); `config.presence` (`enabled`, `key`) turns on
 //! `presence_state` and `presence_diff` for the channel, and `presence` pushes track and untrack
 //! ([`presence`]).
+//!
+//! Sockets are counted from their upgrade: past `max_connections` the upgrade itself is refused
+//! (429, `ConnectionRateLimitReached`). What a socket may send is bounded ([`socket`]).
 
 pub mod access;
 pub mod binding;
+pub mod budget;
 pub mod change;
 pub mod error;
 pub mod filter;
@@ -28,6 +32,7 @@ pub mod http;
 pub mod hub;
 pub mod join;
 pub mod presence;
+pub mod size;
 pub mod socket;
 
 use crate::clock::Clock;
@@ -47,6 +52,7 @@ use std::sync::Arc;
 
 use hub::SocketView;
 pub use hub::{Hub, RealtimeLimits};
+use size::MAX_MESSAGE_BYTES;
 
 /// What Realtime's routes need; cheap to clone.
 #[derive(Clone, Debug)]
@@ -113,8 +119,14 @@ async fn websocket(
         clock: state.clock.clone(),
         read_access: state.read_access,
     };
+    let Some(slot) = state.hub.reserve() else {
+        return RealtimeError::TooManyConnections.into_response();
+    };
     let hub = state.hub.clone();
-    upgrade.on_upgrade(move |ws| socket::serve(ws, connection, hub))
+    upgrade
+        .max_message_size(MAX_MESSAGE_BYTES)
+        .max_frame_size(MAX_MESSAGE_BYTES)
+        .on_upgrade(move |ws| socket::serve(ws, connection, hub, slot))
 }
 
 fn query_param(uri: &Uri, name: &str) -> Option<String> {

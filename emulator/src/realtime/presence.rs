@@ -2,9 +2,60 @@
 //! a `phx_ref`. Tracking, re-tracking and leaving yield the `presence_diff` `{joins, leaves}` every
 //! subscriber applies; a joining channel gets the whole `presence_state`. Pure state: the hub
 //! holds it under a lock and publishes the diffs.
+//!
+//! State is kept for as long as its socket tracks it, so it is bounded, by its JSON text: per
+//! track, per channel (every socket's tracks on a topic) and per socket (its tracks on every
+//! topic). A track past a limit is refused and changes nothing.
 
+use crate::realtime::size::MAX_PAYLOAD_BYTES;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
+
+/// Bytes of presence state (as JSON text) a track, a channel and a socket may hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PresenceLimits {
+    pub per_track: usize,
+    pub per_channel: usize,
+    pub per_socket: usize,
+}
+
+impl Default for PresenceLimits {
+    /// A few KiB is what a presence holds (a name, a status); these leave room for far more
+    /// while keeping every socket's state together to a few MiB.
+    fn default() -> PresenceLimits {
+        PresenceLimits {
+            per_track: MAX_PAYLOAD_BYTES,
+            per_channel: 1024 * 1024,
+            per_socket: 64 * 1024,
+        }
+    }
+}
+
+/// Why a track was refused: its reason, as the client reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PresenceRefusal {
+    /// The track alone is over [`PresenceLimits::per_track`].
+    TrackTooLarge,
+    /// With it, its channel or its socket would hold too much.
+    ChannelFull,
+    SocketFull,
+}
+
+impl PresenceRefusal {
+    pub fn reason(&self) -> &'static str {
+        match self {
+            PresenceRefusal::TrackTooLarge => {
+                "PayloadSizeExceeded: the presence payload is over the size limit"
+            }
+            PresenceRefusal::ChannelFull => {
+                "PresenceStateTooLarge: the channel holds as much presence state as it may"
+            }
+            PresenceRefusal::SocketFull => {
+                "PresenceStateTooLarge: this connection tracks as much presence state as it may"
+            }
+        }
+    }
+}
 
 #[derive(Debug, Default)]
 pub struct Presences {
@@ -17,6 +68,8 @@ struct Meta {
     socket: u64,
     phx_ref: String,
     state: Map<String, Value>,
+    /// `state`'s JSON text length, what the limits count.
+    bytes: usize,
 }
 
 impl Meta {
@@ -76,19 +129,37 @@ impl Presences {
         )
     }
 
-    /// `socket` tracks `state` under `key`; tracking again replaces its earlier state.
+    /// `socket` tracks `state` under `key`; tracking again replaces its earlier state. A track
+    /// past `limits` is refused and changes nothing.
     pub fn track(
         &mut self,
         topic: &str,
         key: &str,
         socket: u64,
         state: Map<String, Value>,
-    ) -> Diff {
+        limits: &PresenceLimits,
+    ) -> Result<Diff, PresenceRefusal> {
+        let bytes = Value::Object(state.clone()).to_string().len();
+        if bytes > limits.per_track {
+            return Err(PresenceRefusal::TrackTooLarge);
+        }
+        // What the track replaces no longer counts.
+        let replaced = self
+            .held(|in_topic, meta| in_topic == topic && meta.socket == socket && meta.key == key);
+        let channel = self.held(|in_topic, _| in_topic == topic) - replaced;
+        if channel + bytes > limits.per_channel {
+            return Err(PresenceRefusal::ChannelFull);
+        }
+        let own = self.held(|_, meta| meta.socket == socket) - replaced;
+        if own + bytes > limits.per_socket {
+            return Err(PresenceRefusal::SocketFull);
+        }
         self.next_ref += 1;
         let meta = Meta {
             socket,
             phx_ref: format!("p{}", self.next_ref),
             state,
+            bytes,
         };
         let list = self
             .topics
@@ -109,7 +180,26 @@ impl Presences {
         diff.joins
             .insert(key.to_owned(), metas(vec![meta.json(previous_ref)]));
         list.push(meta);
-        diff
+        Ok(diff)
+    }
+
+    /// Bytes held by the metas `counted` picks, given their topic and key.
+    fn held(&self, counted: impl Fn(&str, Held<'_>) -> bool) -> usize {
+        let mut total = 0;
+        for (topic, keys) in &self.topics {
+            for (key, list) in keys {
+                for meta in list {
+                    let held = Held {
+                        key,
+                        socket: meta.socket,
+                    };
+                    if counted(topic, held) {
+                        total += meta.bytes;
+                    }
+                }
+            }
+        }
+        total
     }
 
     /// Everything `socket` tracks on `topic` leaves; `None` if it tracked nothing there.
@@ -144,6 +234,13 @@ impl Presences {
     }
 }
 
+/// A meta as [`Presences::held`] shows it.
+#[derive(Clone, Copy)]
+struct Held<'a> {
+    key: &'a str,
+    socket: u64,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -153,16 +250,62 @@ mod tests {
         value.as_object().cloned().unwrap()
     }
 
+    fn track(
+        presences: &mut Presences,
+        topic: &str,
+        key: &str,
+        socket: u64,
+        value: Value,
+    ) -> Result<Diff, PresenceRefusal> {
+        presences.track(topic, key, socket, state(value), &PresenceLimits::default())
+    }
+
+    /// `{"t":"…"}` of exactly `bytes` bytes of JSON text.
+    fn sized(bytes: usize) -> Value {
+        json!({"t": "x".repeat(bytes - 8)})
+    }
+
+    #[test]
+    fn state_past_a_limit_is_refused_and_a_retrack_counts_only_once() {
+        let limits = PresenceLimits {
+            per_track: 100,
+            per_channel: 250,
+            per_socket: 150,
+        };
+        let mut presences = Presences::default();
+        let mut track = |topic: &str, key: &str, socket: u64, bytes: usize| {
+            presences
+                .track(topic, key, socket, state(sized(bytes)), &limits)
+                .map(|_| ())
+        };
+        assert_eq!(track("t", "a", 1, 101), Err(PresenceRefusal::TrackTooLarge));
+        assert_eq!(track("t", "a", 1, 100), Ok(()));
+        // Replacing its own track, a socket is not counted twice.
+        assert_eq!(track("t", "a", 1, 100), Ok(()));
+        assert_eq!(track("u", "a", 1, 51), Err(PresenceRefusal::SocketFull));
+        assert_eq!(track("u", "a", 1, 50), Ok(()));
+        assert_eq!(track("t", "b", 2, 100), Ok(()));
+        assert_eq!(track("t", "c", 3, 51), Err(PresenceRefusal::ChannelFull));
+        assert_eq!(track("t", "c", 3, 50), Ok(()));
+        // A refused track changed nothing: socket 1 still holds its 100 on `t`.
+        assert_eq!(
+            presences.state("t")["a"]["metas"][0]["t"]
+                .as_str()
+                .map(str::len),
+            Some(92)
+        );
+    }
+
     #[test]
     fn tracking_joins_retracking_replaces_and_untracking_leaves() {
         let mut presences = Presences::default();
-        let first = presences.track("t", "ann", 1, state(json!({"at": "gc1"})));
+        let first = track(&mut presences, "t", "ann", 1, json!({"at": "gc1"})).unwrap();
         assert_eq!(
             first.payload(),
             json!({"joins": {"ann": {"metas": [{"at": "gc1", "phx_ref": "p1"}]}}, "leaves": {}})
         );
-        presences.track("t", "bea", 2, state(json!({})));
-        let again = presences.track("t", "ann", 1, state(json!({"at": "gc2"})));
+        track(&mut presences, "t", "bea", 2, json!({})).unwrap();
+        let again = track(&mut presences, "t", "ann", 1, json!({"at": "gc2"})).unwrap();
         assert_eq!(
             again.payload(),
             json!({

@@ -4,7 +4,13 @@
 //! socket sends (replies, changes, broadcasts) goes out in the order it happened. A socket that
 //! sends nothing (not even a heartbeat) for the timeout is closed, and so is one that reads nothing
 //! for as long; one that falls too far behind the bus is closed with 1011 rather than skipping
-//! events.
+//! events, and one that sends a message over [`crate::realtime::size::MAX_MESSAGE_BYTES`] is closed with 1009 before
+//! the message is read whole.
+//!
+//! What a socket sends others is bounded: a broadcast's payload by [`MAX_PAYLOAD_BYTES`], all its
+//! broadcasts by a byte budget ([`ByteBudget`]), its presence state by the presence limits. Each
+//! refusal is a `phx_reply` error and a `system` message whose reason starts with the limit's
+//! name, and the refused message reaches nobody.
 
 use crate::clock::Clock;
 use crate::keys::{Keys, Role};
@@ -13,16 +19,19 @@ use crate::read_access::ReadAccess;
 use crate::realtime::access;
 use crate::realtime::access::ChannelAccess;
 use crate::realtime::binding::Binding;
+use crate::realtime::budget::ByteBudget;
 use crate::realtime::frame::{self, Broadcast, Message, Outgoing, Payload, Vsn};
-use crate::realtime::hub::{ChannelView, Event, Hub, Published, TopicBroadcast};
+use crate::realtime::hub::{ChannelView, Event, Hub, Published, SocketSlot, TopicBroadcast};
 use crate::realtime::join::JoinConfig;
 use crate::realtime::presence;
+use crate::realtime::size::{MAX_PAYLOAD_BYTES, PAYLOAD_SIZE_EXCEEDED};
 use axum::extract::ws::{CloseFrame, Message as WsMessage, WebSocket};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::sync::Arc;
 use tokio::sync::broadcast::error::RecvError;
 use tokio::time::{sleep_until, Instant};
+use tokio_tungstenite::tungstenite;
 
 /// Topics of Realtime channels start with this; the rest is the channel's name.
 const TOPIC_PREFIX: &str = "realtime:";
@@ -67,26 +76,38 @@ struct Socket {
     hub: Arc<Hub>,
     id: u64,
     channels: HashMap<String, Channel>,
+    broadcast_budget: ByteBudget,
 }
 
-pub async fn serve(ws: WebSocket, connection: Connection, hub: Arc<Hub>) {
-    let open = hub.open(connection.vsn.name());
+/// Serves an upgraded socket in the `slot` the hub counted it in.
+pub async fn serve(ws: WebSocket, connection: Connection, hub: Arc<Hub>, slot: SocketSlot) {
+    let open = hub.open(slot, connection.vsn.name());
     let (mut events, mut drops, _registration) = (open.events, open.drops, open.registration);
     drops.mark_unchanged();
     let timeout = hub.limits.timeout;
+    let broadcast_budget = ByteBudget::new(
+        hub.limits.broadcast_burst_bytes,
+        hub.limits.broadcast_bytes_per_second,
+        std::time::Instant::now(),
+    );
     let mut socket = Socket {
         ws,
         connection,
         hub,
         id: open.id,
         channels: HashMap::new(),
+        broadcast_budget,
     };
     let mut deadline = Instant::now() + timeout;
     let end = loop {
         let expiry = socket.next_expiry();
         tokio::select! {
             frame = socket.ws.recv() => {
-                let Some(Ok(frame)) = frame else { break End::Gone };
+                let frame = match frame {
+                    Some(Ok(frame)) => frame,
+                    Some(Err(error)) if too_big(&error) => break End::Close(1009, "message too big"),
+                    Some(Err(_)) | None => break End::Gone,
+                };
                 deadline = Instant::now() + timeout;
                 let step = match frame {
                     WsMessage::Text(text) => socket.received(frame::decode_text(socket.connection.vsn, text.as_str())).await,
@@ -173,6 +194,28 @@ impl Socket {
             .await
     }
 
+    /// Refuses a push past one of `extension`'s limits: the reply says why, and so does a
+    /// `system` message, which a client that asked for no reply still reads.
+    async fn refuse_extension(
+        &mut self,
+        message: &Message,
+        extension: &str,
+        reason: &str,
+    ) -> Result<(), End> {
+        self.refuse(message, reason).await?;
+        let name = message
+            .topic
+            .strip_prefix(TOPIC_PREFIX)
+            .unwrap_or(&message.topic);
+        let status = json!({
+            "extension": extension,
+            "status": "error",
+            "message": reason,
+            "channel": name,
+        });
+        self.system(message, &status).await
+    }
+
     async fn received(&mut self, decoded: Result<Message, frame::FrameError>) -> Result<(), End> {
         // Nothing to reply to: the frame's refs could not be read.
         let message = decoded.map_err(|_| End::Close(1007, "malformed message"))?;
@@ -205,14 +248,6 @@ impl Socket {
         if !rejoin && self.channels.len() >= self.hub.limits.max_channels {
             return self
                 .refuse(message, "ChannelRateLimitReached: Too many channels")
-                .await;
-        }
-        if self.hub.open_sockets() > self.hub.limits.max_connections {
-            return self
-                .refuse(
-                    message,
-                    "ConnectionRateLimitReached: Too many connected users",
-                )
                 .await;
         }
         let config = JoinConfig::read(payload.get("config").unwrap_or(&Value::Null));
@@ -426,6 +461,16 @@ impl Socket {
                 .refuse(message, "a broadcast needs {type, event, payload}")
                 .await;
         };
+        let bytes = broadcast.payload_bytes();
+        if bytes > MAX_PAYLOAD_BYTES {
+            return self
+                .refuse_extension(message, "broadcast", PAYLOAD_SIZE_EXCEEDED)
+                .await;
+        }
+        if !self.broadcast_budget.take(bytes, std::time::Instant::now()) {
+            let reason = "BroadcastRateLimitReached: this connection broadcasts too much";
+            return self.refuse_extension(message, "broadcast", reason).await;
+        }
         self.hub.publish_broadcast(TopicBroadcast {
             topic: message.topic.clone(),
             from: Some(self.id),
@@ -464,7 +509,11 @@ impl Socket {
                             .await
                     }
                 };
-                self.hub.track(&message.topic, &key, self.id, state);
+                if let Err(refusal) = self.hub.track(&message.topic, &key, self.id, state) {
+                    return self
+                        .refuse_extension(message, "presence", refusal.reason())
+                        .await;
+                }
             }
             Some("untrack") => self.hub.untrack(&message.topic, self.id),
             _ => {
@@ -535,4 +584,16 @@ impl Socket {
             None => Ok(()),
         }
     }
+}
+
+/// Whether reading failed because the client sent a message or frame over the limits.
+fn too_big(error: &axum::Error) -> bool {
+    let mut cause = std::error::Error::source(error);
+    while let Some(error) = cause {
+        if let Some(tungstenite) = error.downcast_ref::<tungstenite::Error>() {
+            return matches!(tungstenite, tungstenite::Error::Capacity(_));
+        }
+        cause = error.source();
+    }
+    false
 }

@@ -82,6 +82,10 @@ impl From<JwtError> for RestError {
                 RestError::jwt_claims("The JWT 'aud' claim must be a string or an array of strings")
             }
             JwtError::UnknownRole(role) => RestError::role_does_not_exist(&role),
+            // PostgREST's words for a token whose audience it does not take.
+            JwtError::WrongAudience => RestError::jwt_claims("JWT not in audience"),
+            // Not a bearer rule (a bearer without a role runs as anon); worded as a missing role.
+            JwtError::NoRole => RestError::role_does_not_exist(""),
         }
     }
 }

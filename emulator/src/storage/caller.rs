@@ -68,6 +68,7 @@ pub fn jwt_error_message(error: &JwtError) -> String {
         JwtError::IssuedInFuture => "\"iat\" claim timestamp check failed".to_owned(),
         JwtError::BadSignature => "signature verification failed".to_owned(),
         JwtError::UnknownRole(role) => format!("role \"{role}\" does not exist"),
+        JwtError::WrongAudience => "unexpected \"aud\" claim value".to_owned(),
         _ => "Invalid Compact JWS".to_owned(),
     }
 }

@@ -11,6 +11,7 @@ use crate::storage::file_body::FileBody;
 use crate::storage::lookup;
 use crate::storage::policy::Operation;
 use crate::storage::query::QueryParams;
+use crate::storage::serving;
 use crate::storage::signed_url;
 use crate::storage::store::{BucketRecord, ObjectRecord};
 use crate::storage::StorageState;
@@ -52,7 +53,11 @@ pub async fn public(
     Path((bucket_id, name)): Path<(String, String)>,
     params: QueryParams,
 ) -> Result<Response, StorageError> {
+    // The bucket is asked about first, as hosted Storage does: a private bucket's answer is the
+    // same whether the object, or the bucket, exists.
+    lookup::public_bucket(&state, &bucket_id, &name).await?;
     let (bucket, object) = find(&state, &bucket_id, &name).await?;
+    // Made private since the first look.
     if !bucket.public {
         return Err(StorageError::no_such_bucket());
     }
@@ -111,7 +116,7 @@ fn serve(
     *response.status_mut() = StatusCode::OK;
     let headers = response.headers_mut();
     let value = |text: &str| HeaderValue::from_str(text).map_err(StorageError::internal);
-    headers.insert(header::CONTENT_TYPE, value(&object.mimetype)?);
+    serving::insert_headers(headers, &object.mimetype).map_err(StorageError::internal)?;
     headers.insert(header::CONTENT_LENGTH, HeaderValue::from(length));
     headers.insert(header::CACHE_CONTROL, value(&object.cache_control)?);
     headers.insert(header::ETAG, value(&object.etag)?);

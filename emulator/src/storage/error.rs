@@ -202,6 +202,16 @@ impl StorageError {
         )
     }
 
+    /// A signed upload URL that has served its upload already.
+    pub fn upload_url_spent() -> Self {
+        StorageError::new(
+            400,
+            "InvalidJWT",
+            "InvalidJWT",
+            "The upload URL has been used already".to_owned(),
+        )
+    }
+
     /// Image transformations, which the emulator does not have.
     pub fn transformations_not_supported() -> Self {
         StorageError::new(

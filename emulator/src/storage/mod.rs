@@ -26,6 +26,7 @@ pub mod objects;
 pub mod policy;
 pub mod query;
 pub mod render;
+pub mod serving;
 pub mod settings;
 pub mod signed_url;
 pub mod signing;

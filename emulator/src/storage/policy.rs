@@ -84,6 +84,13 @@ impl Policies {
         Policies(policies)
     }
 
+    /// Whether `role` may do every one of `operations` on objects of `bucket`.
+    pub fn allows_all(&self, role: Role, bucket: &str, operations: &[Operation]) -> bool {
+        operations
+            .iter()
+            .all(|operation| self.allows(role, bucket, *operation))
+    }
+
     /// Whether `role` may do `operation` on objects of `bucket`.
     pub fn allows(&self, role: Role, bucket: &str, operation: Operation) -> bool {
         let wanted = match role {

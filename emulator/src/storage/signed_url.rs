@@ -1,9 +1,14 @@
 //! Signed URLs: JWTs signed with the project's JWT secret, as Storage makes them. A download
-//! token carries `url` (`bucket/path`) and `exp`; an upload token also `owner` and `upsert`, and
-//! lives two hours. A token answers only for the object it names, only until it expires (no
-//! clock skew allowed, as Storage's `jose`), and an upload token never serves a download.
+//! token carries `url` (`bucket/path`) and `exp`; an upload token also `owner`, `upsert` and an id
+//! (`jti`), and lives two hours. A token answers only for the object it names, only until it
+//! expires (no clock skew allowed, as Storage's `jose`), and an upload token never serves a
+//! download. An upload token serves one upload: its id is spent when the upload commits
+//! ([`crate::storage::store::spend_upload_token`]).
+//!
+//! Unlike hosted Storage's, these tokens carry their own audience ([`URL_TOKEN_AUDIENCE`]), so
+//! one taken from a URL is no API key, bearer token or function caller.
 
-use crate::keys::Keys;
+use crate::keys::{JwtError, Keys, URL_TOKEN_AUDIENCE};
 use crate::storage::caller::jwt_error_message;
 use crate::storage::error::StorageError;
 use serde::Serialize;
@@ -15,6 +20,7 @@ pub const UPLOAD_URL_SECONDS: i64 = 2 * 60 * 60;
 #[derive(Serialize)]
 struct DownloadClaims<'a> {
     url: &'a str,
+    aud: &'static str,
     iat: i64,
     exp: i64,
 }
@@ -24,6 +30,8 @@ struct UploadClaims<'a> {
     owner: Option<&'a str>,
     url: &'a str,
     upsert: bool,
+    aud: &'static str,
+    jti: &'a str,
     iat: i64,
     exp: i64,
 }
@@ -33,25 +41,40 @@ struct UploadClaims<'a> {
 pub struct UploadGrant {
     pub owner: Option<String>,
     pub upsert: bool,
+    /// The token's id, spent by the upload it serves.
+    pub id: String,
+    /// When the token expires (Unix seconds): a spent id need not be kept past it.
+    pub expires_at: i64,
 }
 
 /// A download token for `url` (`bucket/path`), valid `expires_in` seconds from `now`.
 pub fn sign_download(keys: &Keys, url: &str, now: i64, expires_in: i64) -> String {
     keys.sign(&DownloadClaims {
         url,
+        aud: URL_TOKEN_AUDIENCE,
         iat: now,
         exp: now.saturating_add(expires_in),
     })
 }
 
-pub fn sign_upload(keys: &Keys, url: &str, owner: Option<&str>, upsert: bool, now: i64) -> String {
-    keys.sign(&UploadClaims {
+/// An upload token for `url`, with a fresh id.
+pub fn sign_upload(
+    keys: &Keys,
+    url: &str,
+    owner: Option<&str>,
+    upsert: bool,
+    now: i64,
+) -> Result<String, StorageError> {
+    let id = crate::random::uuid()?.to_string();
+    Ok(keys.sign(&UploadClaims {
         owner,
         url,
         upsert,
+        aud: URL_TOKEN_AUDIENCE,
+        jti: &id,
         iat: now,
         exp: now + UPLOAD_URL_SECONDS,
-    })
+    }))
 }
 
 /// The token's claims if it is ours, unexpired and for `url`.
@@ -65,14 +88,18 @@ fn verify(
         return Err(StorageError::missing_token());
     }
     let claims = keys
-        .verify(token, now)
-        .map_err(|error| StorageError::invalid_jwt(&jwt_error_message(&error)))?;
+        .verify_url_token(token, now)
+        .map_err(|error| match error {
+            // Another of the project's tokens: valid, but for no object, as hosted Storage finds it.
+            JwtError::WrongAudience => StorageError::invalid_signature(),
+            error => StorageError::invalid_jwt(&jwt_error_message(&error)),
+        })?;
     // `Keys::verify` allows PostgREST's 30 s of skew; a signed URL allows none.
     match claims.get("exp").and_then(Value::as_i64) {
         Some(exp) if now < exp => {}
         Some(_) => {
             return Err(StorageError::invalid_jwt(&jwt_error_message(
-                &crate::keys::JwtError::Expired,
+                &JwtError::Expired,
             )))
         }
         None => return Err(StorageError::invalid_signature()),
@@ -104,12 +131,18 @@ pub fn verify_upload(
         .get("upsert")
         .and_then(Value::as_bool)
         .ok_or_else(StorageError::invalid_signature)?;
+    let id = claims
+        .get("jti")
+        .and_then(Value::as_str)
+        .ok_or_else(StorageError::invalid_signature)?;
     Ok(UploadGrant {
         owner: claims
             .get("owner")
             .and_then(Value::as_str)
             .map(str::to_owned),
         upsert,
+        id: id.to_owned(),
+        expires_at: claims.get("exp").and_then(Value::as_i64).unwrap_or(now),
     })
 }
 
@@ -161,17 +194,35 @@ mod tests {
     #[test]
     fn upload_and_download_tokens_do_not_stand_in_for_each_other() {
         let keys = Keys::new(DEFAULT_JWT_SECRET);
-        let upload = sign_upload(&keys, "b/a.png", Some("u1"), true, NOW);
+        let upload = sign_upload(&keys, "b/a.png", Some("u1"), true, NOW).unwrap();
+        let grant = verify_upload(&keys, &upload, "b/a.png", NOW).unwrap();
         assert_eq!(
-            verify_upload(&keys, &upload, "b/a.png", NOW),
-            Ok(UploadGrant {
-                owner: Some("u1".to_owned()),
-                upsert: true
-            })
+            (grant.owner.as_deref(), grant.upsert, grant.expires_at),
+            (Some("u1"), true, NOW + UPLOAD_URL_SECONDS)
+        );
+        let again = sign_upload(&keys, "b/a.png", Some("u1"), true, NOW).unwrap();
+        assert_ne!(
+            verify_upload(&keys, &again, "b/a.png", NOW).unwrap().id,
+            grant.id,
+            "each upload URL has its own id"
         );
         assert!(verify_download(&keys, &upload, "b/a.png", NOW).is_err());
         let download = sign_download(&keys, "b/a.png", NOW, 60);
         assert!(verify_upload(&keys, &download, "b/a.png", NOW).is_err());
         assert!(verify_upload(&keys, &upload, "b/a.png", NOW + UPLOAD_URL_SECONDS).is_err());
+    }
+
+    #[test]
+    fn url_tokens_are_no_credentials_and_credentials_no_url_tokens() {
+        let keys = Keys::new(DEFAULT_JWT_SECRET);
+        let download = sign_download(&keys, "b/a.png", NOW, 60);
+        let upload = sign_upload(&keys, "b/a.png", None, false, NOW).unwrap();
+        for token in [&download, &upload] {
+            assert_eq!(keys.verify(token, NOW), Err(JwtError::WrongAudience));
+        }
+        // A token with the claims of a signed URL but not its audience serves nothing.
+        let forged = keys.sign(&serde_json::json!({"url": "b/a.png", "iat": NOW, "exp": NOW + 60}));
+        assert!(verify_download(&keys, &forged, "b/a.png", NOW).is_err());
+        assert!(verify_download(&keys, keys.anon_key(), "b/a.png", NOW).is_err());
     }
 }

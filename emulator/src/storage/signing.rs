@@ -1,7 +1,13 @@
 //! Making signed URLs: `POST /object/sign/<bucket>/<path>` (one), `POST /object/sign/<bucket>`
 //! (several) and `POST /object/upload/sign/<bucket>/<path>` (an upload URL). The URLs are
 //! relative to `/storage/v1` and carry the token as `?token=`. Signing a download needs what
-//! reading does (a `select` policy); signing an upload needs what uploading does.
+//! reading does (a `select` policy), asked before anything is looked up; signing an upload needs
+//! what uploading does, and an upload URL that may replace an object needs what an upsert does
+//! (`insert`, `select` and `update`), whether or not the object exists yet.
+//!
+//! One request signs at most [`MAX_SIGNED_PATHS`] paths (hosted Storage takes any number): a
+//! longer list is refused before the database is read, and the paths are looked up a batch at a
+//! time, so one request never holds the database for long.
 
 use crate::storage::body::{IgnoredJson, JsonBody};
 use crate::storage::caller::Caller;
@@ -16,8 +22,21 @@ use crate::storage::StorageState;
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::Json;
+use serde::de::{self, Deserializer, IgnoredAny, SeqAccess};
 use serde::Deserialize;
 use serde_json::{json, Value};
+use std::collections::HashSet;
+
+/// The most paths one `object/sign` request may name, as in one removal.
+pub const MAX_SIGNED_PATHS: usize = 1000;
+
+/// Paths looked up in one database call.
+const LOOKUP_BATCH: usize = 100;
+
+/// The longest a signed download URL may last: a week, as S3's presigned URLs. A signed URL
+/// cannot be revoked short of changing the JWT secret, so it must not outlive the access it
+/// stands for by long (hosted Storage sets no bound).
+pub const MAX_EXPIRES_IN_SECONDS: i64 = 7 * 24 * 60 * 60;
 
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -29,7 +48,42 @@ pub struct SignBody {
 #[serde(rename_all = "camelCase")]
 pub struct SignManyBody {
     expires_in: Option<i64>,
-    paths: Vec<String>,
+    paths: PathList,
+}
+
+/// `paths`, kept up to the cap: past it, the rest of the list is read over without being kept.
+#[derive(Debug)]
+enum PathList {
+    Within(Vec<String>),
+    TooMany,
+}
+
+impl<'de> Deserialize<'de> for PathList {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<PathList, D::Error> {
+        struct Paths;
+
+        impl<'de> de::Visitor<'de> for Paths {
+            type Value = PathList;
+
+            fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                formatter.write_str("a list of object paths")
+            }
+
+            fn visit_seq<A: SeqAccess<'de>>(self, mut items: A) -> Result<PathList, A::Error> {
+                let mut paths = Vec::new();
+                while let Some(path) = items.next_element::<String>()? {
+                    if paths.len() == MAX_SIGNED_PATHS {
+                        while items.next_element::<IgnoredAny>()?.is_some() {}
+                        return Ok(PathList::TooMany);
+                    }
+                    paths.push(path);
+                }
+                Ok(PathList::Within(paths))
+            }
+        }
+
+        deserializer.deserialize_seq(Paths)
+    }
 }
 
 fn expiry(expires_in: Option<i64>) -> Result<i64, StorageError> {
@@ -40,6 +94,9 @@ fn expiry(expires_in: Option<i64>) -> Result<i64, StorageError> {
         Some(seconds) if seconds < 1 => {
             Err(StorageError::invalid_request("body/expiresIn must be >= 1"))
         }
+        Some(seconds) if seconds > MAX_EXPIRES_IN_SECONDS => Err(StorageError::invalid_request(
+            format!("body/expiresIn must be <= {MAX_EXPIRES_IN_SECONDS}"),
+        )),
         Some(seconds) => Ok(seconds),
     }
 }
@@ -57,14 +114,14 @@ pub async fn sign_one(
     JsonBody(body): JsonBody<SignBody>,
 ) -> Result<Json<Value>, StorageError> {
     let expires_in = expiry(body.expires_in)?;
-    let (bucket, object) = download::find(&state, &bucket_id, &name).await?;
     if !state
         .settings
         .policies
-        .allows(caller.role, &bucket.id, Operation::Select)
+        .allows(caller.role, &bucket_id, Operation::Select)
     {
         return Err(StorageError::no_such_key());
     }
+    let (bucket, object) = download::find(&state, &bucket_id, &name).await?;
     Ok(Json(
         json!({ "signedURL": signed_path(&state, &bucket.id, &object.name, expires_in) }),
     ))
@@ -76,29 +133,26 @@ pub async fn sign_many(
     Path(bucket_id): Path<String>,
     JsonBody(body): JsonBody<SignManyBody>,
 ) -> Result<Json<Value>, StorageError> {
+    let PathList::Within(paths) = body.paths else {
+        return Err(StorageError::invalid_request(format!(
+            "body/paths must NOT have more than {MAX_SIGNED_PATHS} items"
+        )));
+    };
     let expires_in = expiry(body.expires_in)?;
-    let readable = state
+    // Without the policy no path is signed, so none is looked up.
+    let found = if state
         .settings
         .policies
-        .allows(caller.role, &bucket_id, Operation::Select);
-    let found = {
-        let (bucket_id, paths) = (bucket_id.clone(), body.paths.clone());
-        state
-            .db
-            .call(move |c| -> Result<_, StorageError> {
-                paths
-                    .iter()
-                    .map(|path| Ok(store::find_object(c, &bucket_id, path)?.is_some()))
-                    .collect::<Result<Vec<bool>, _>>()
-            })
-            .await?
+        .allows(caller.role, &bucket_id, Operation::Select)
+    {
+        existing(&state, &bucket_id, &paths).await?
+    } else {
+        HashSet::new()
     };
-    let entries = body
-        .paths
+    let entries = paths
         .iter()
-        .zip(found)
-        .map(|(path, exists)| {
-            if exists && readable {
+        .map(|path| {
+            if found.contains(path) {
                 json!({
                     "error": null,
                     "path": path,
@@ -116,6 +170,25 @@ pub async fn sign_many(
     Ok(Json(Value::Array(entries)))
 }
 
+/// Which of `paths` are objects of the bucket, a batch per database call so that other requests
+/// are served between them.
+async fn existing(
+    state: &StorageState,
+    bucket_id: &str,
+    paths: &[String],
+) -> Result<HashSet<String>, StorageError> {
+    let mut found = HashSet::new();
+    for batch in paths.chunks(LOOKUP_BATCH) {
+        let (bucket_id, batch) = (bucket_id.to_owned(), batch.to_vec());
+        let names = state
+            .db
+            .call(move |c| store::existing_names(c, &bucket_id, &batch).map_err(StorageError::from))
+            .await?;
+        found.extend(names);
+    }
+    Ok(found)
+}
+
 pub async fn sign_upload(
     State(state): State<StorageState>,
     caller: Caller,
@@ -123,16 +196,15 @@ pub async fn sign_upload(
     headers: HeaderMap,
     _body: IgnoredJson,
 ) -> Result<Json<Value>, StorageError> {
-    let (bucket, existing) = lookup::bucket_and_object(&state, &bucket_id, &name).await?;
     let overwrite = upload::is_upsert(&headers);
-    let operation = overwrite.operation(existing.is_some());
     if !state
         .settings
         .policies
-        .allows(caller.role, &bucket.id, operation)
+        .allows_all(caller.role, &bucket_id, overwrite.operations())
     {
         return Err(StorageError::row_level_security());
     }
+    let (bucket, existing) = lookup::bucket_and_object(&state, &bucket_id, &name).await?;
     if existing.is_some() && overwrite == Overwrite::Refuse {
         return Err(StorageError::key_already_exists());
     }
@@ -143,7 +215,7 @@ pub async fn sign_upload(
         caller.owner.as_deref(),
         overwrite == Overwrite::Allow,
         state.clock.now_seconds(),
-    );
+    )?;
     Ok(Json(
         json!({ "url": format!("/object/upload/sign/{url}?token={token}") }),
     ))

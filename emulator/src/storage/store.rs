@@ -33,6 +33,10 @@ CREATE TABLE IF NOT EXISTS storage_objects (
     last_accessed_at INTEGER NOT NULL,
     UNIQUE (bucket_id, name)
 ) STRICT;
+CREATE TABLE IF NOT EXISTS storage_spent_upload_tokens (
+    id TEXT PRIMARY KEY,
+    expires_at INTEGER NOT NULL
+) STRICT;
 ";
 
 /// Creates the storage tables where they are missing.
@@ -189,6 +193,57 @@ pub fn find_object(
             object_from,
         )
         .optional()
+}
+
+/// Whether the signed upload token `id` has served an upload.
+pub fn upload_token_spent(connection: &Connection, id: &str) -> rusqlite::Result<bool> {
+    connection
+        .query_row(
+            "SELECT 1 FROM storage_spent_upload_tokens WHERE id = ?1",
+            [id],
+            |_| Ok(()),
+        )
+        .optional()
+        .map(|row| row.is_some())
+}
+
+/// Spends the signed upload token `id` (valid until `expires_at`, Unix seconds); false if it was
+/// spent already. Ids of tokens expired by `now` are forgotten: their tokens no longer verify.
+pub fn spend_upload_token(
+    connection: &Connection,
+    id: &str,
+    expires_at: i64,
+    now: i64,
+) -> rusqlite::Result<bool> {
+    connection.execute(
+        "DELETE FROM storage_spent_upload_tokens WHERE expires_at <= ?1",
+        [now],
+    )?;
+    let inserted = connection.execute(
+        "INSERT INTO storage_spent_upload_tokens (id, expires_at) VALUES (?1, ?2) \
+         ON CONFLICT (id) DO NOTHING",
+        params![id, expires_at],
+    )?;
+    Ok(inserted == 1)
+}
+
+/// Which of `names` are objects of the bucket, in one query (the caller keeps `names` short:
+/// each is a bound parameter).
+pub fn existing_names(
+    connection: &Connection,
+    bucket_id: &str,
+    names: &[String],
+) -> rusqlite::Result<std::collections::HashSet<String>> {
+    if names.is_empty() {
+        return Ok(std::collections::HashSet::new());
+    }
+    let placeholders = vec!["?"; names.len()].join(", ");
+    let mut statement = connection.prepare(&format!(
+        "SELECT name FROM storage_objects WHERE bucket_id = ? AND name IN ({placeholders})"
+    ))?;
+    let values = std::iter::once(bucket_id).chain(names.iter().map(String::as_str));
+    let rows = statement.query_map(rusqlite::params_from_iter(values), |row| row.get(0))?;
+    rows.collect()
 }
 
 /// The bucket's objects whose names start with `prefix` (compared byte for byte).

@@ -5,11 +5,15 @@
 //! The body is a raw file (`content-type`, `cache-control` and a base64 JSON `x-metadata` in
 //! headers) or a `multipart/form-data` form (fields `cacheControl` and `metadata`, then the
 //! file, whose part's type is the object's). Everything that can be refused before the body is
-//! read is: names, the bucket, the policy, a duplicate, a declared length over the limit, a raw
-//! body's type. The body then streams into a temporary file in the bucket's directory and is
-//! refused (413, the file removed, the connection closed) as soon as it passes the bucket's
-//! `file_size_limit` or the global cap. Only a complete file is renamed into place and only then
-//! is its row committed; a replaced object's old file is removed last.
+//! read is: the policy, names, the bucket, a duplicate, a spent upload URL, a declared length over
+//! the limit, a raw body's type. The body then streams into a temporary file in the bucket's
+//! directory and is refused (413, the file removed, the connection closed) as soon as it passes
+//! the bucket's `file_size_limit` or the global cap. Only a complete file is renamed into place
+//! and only then is its row committed (spending the upload URL's token with it); a replaced
+//! object's old file is removed last.
+//!
+//! An object's type is one media type, `type/subtype` with optional parameters ([`mime`]): a list
+//! such as `image/png, text/html` is refused, whatever the bucket allows.
 
 use crate::http::linger;
 use crate::storage::error::StorageError;
@@ -18,7 +22,7 @@ use crate::storage::lookup;
 use crate::storage::multipart::{self, FormReader};
 use crate::storage::policy::Operation;
 use crate::storage::query::QueryParams;
-use crate::storage::signed_url;
+use crate::storage::signed_url::{self, UploadGrant};
 use crate::storage::store::{self, BucketRecord, ObjectRecord};
 use crate::storage::StorageState;
 use crate::storage::{caller::Caller, mime};
@@ -35,6 +39,10 @@ use std::io::Write;
 /// A form field other than the file larger than this is refused.
 const MAX_FIELD_BYTES: usize = 64 * 1024;
 
+/// All the parts of a form but the file together may hold this many bytes: fields before it, and
+/// parts after it, which Storage ignores but which are still read to find the form's end.
+const MAX_OTHER_PARTS_BYTES: usize = 2 * MAX_FIELD_BYTES;
+
 /// Whether an upload may replace an existing object.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Overwrite {
@@ -43,12 +51,14 @@ pub enum Overwrite {
 }
 
 impl Overwrite {
-    /// The policy an upload needs: replacing an existing object is an update, anything else
-    /// an insert (a refused overwrite fails later as a duplicate).
-    pub fn operation(self, object_exists: bool) -> Operation {
-        match (object_exists, self) {
-            (true, Overwrite::Allow) => Operation::Update,
-            _ => Operation::Insert,
+    /// The policies an upload needs: a new object's is `insert`; one that may replace an object
+    /// is an upsert, which needs `insert`, `select` and `update` whether the object exists or not,
+    /// as hosted Storage's (PostgreSQL's `INSERT ... ON CONFLICT DO UPDATE` under row-level
+    /// security). Known before anything is looked up.
+    pub fn operations(self) -> &'static [Operation] {
+        match self {
+            Overwrite::Refuse => &[Operation::Insert],
+            Overwrite::Allow => &[Operation::Insert, Operation::Select, Operation::Update],
         }
     }
 }
@@ -57,7 +67,7 @@ impl Overwrite {
 #[derive(Debug, Clone)]
 pub enum Uploader {
     Caller(Caller),
-    SignedToken { owner: Option<String> },
+    SignedToken(UploadGrant),
 }
 
 /// The headers and body of an upload request.
@@ -110,20 +120,29 @@ async fn store_upload(
     headers: &HeaderMap,
     body: &mut Body,
 ) -> Result<ObjectRecord, StorageError> {
-    let (bucket, existing) = lookup::bucket_and_object(state, &bucket_id, &name).await?;
-    let owner = match &uploader {
-        Uploader::Caller(caller) => {
-            let operation = overwrite.operation(existing.is_some());
-            if !state
-                .settings
-                .policies
-                .allows(caller.role, &bucket.id, operation)
-            {
-                return Err(StorageError::row_level_security().closing());
-            }
-            caller.owner.clone()
+    if let Uploader::Caller(caller) = &uploader {
+        if !state
+            .settings
+            .policies
+            .allows_all(caller.role, &bucket_id, overwrite.operations())
+        {
+            return Err(StorageError::row_level_security().closing());
         }
-        Uploader::SignedToken { owner } => owner.clone(),
+    }
+    let (bucket, existing) = lookup::bucket_and_object(state, &bucket_id, &name).await?;
+    let (owner, token) = match uploader {
+        Uploader::Caller(caller) => (caller.owner, None),
+        Uploader::SignedToken(grant) => {
+            let id = grant.id.clone();
+            let spent = state
+                .db
+                .call(move |c| store::upload_token_spent(c, &id).map_err(StorageError::from))
+                .await?;
+            if spent {
+                return Err(StorageError::upload_url_spent().closing());
+            }
+            (grant.owner.clone(), Some(grant))
+        }
     };
     if existing.is_some() && overwrite == Overwrite::Refuse {
         return Err(StorageError::key_already_exists().closing());
@@ -168,10 +187,17 @@ async fn store_upload(
     };
     let committed = {
         let record = record.clone();
+        let now = state.clock.now_seconds();
         state
             .db
             .call(move |c| -> Result<_, StorageError> {
                 let transaction = c.transaction()?;
+                // Two uploads may have streamed with one token: the first to commit spends it.
+                if let Some(grant) = &token {
+                    if !store::spend_upload_token(&transaction, &grant.id, grant.expires_at, now)? {
+                        return Err(StorageError::upload_url_spent());
+                    }
+                }
                 let current = store::find_object(&transaction, &record.bucket_id, &record.name)?;
                 // Another upload may have created the object while this one streamed.
                 if current.is_some() && overwrite == Overwrite::Refuse {
@@ -317,7 +343,8 @@ fn json_object_text(bytes: &[u8]) -> Result<String, StorageError> {
 
 /// Reads a form: fields `cacheControl` and `metadata` are kept, the first part with a filename is
 /// the file (its part's type is the object's) and streams into `sink`; Storage reads only that
-/// first file, so later parts are read and ignored.
+/// first file, so later parts are read and ignored. Every part but the file counts against
+/// [`MAX_OTHER_PARTS_BYTES`], so neither fields nor what trails the file can be made endless.
 async fn receive_form(
     bucket: &BucketRecord,
     mut sink: Sink,
@@ -328,9 +355,20 @@ async fn receive_form(
     let mut file_type: Option<String> = None;
     let mut cache_control: Option<String> = None;
     let mut user_metadata: Option<String> = None;
+    let mut other_bytes = 0;
+    let mut count_other = |bytes: &[u8]| {
+        other_bytes += bytes.len();
+        if other_bytes > MAX_OTHER_PARTS_BYTES {
+            Err(StorageError::entity_too_large().closing())
+        } else {
+            Ok(())
+        }
+    };
     while let Some(mut part) = form.next_part().await? {
         if file_type.is_some() {
-            while part.chunk().await?.is_some() {}
+            while let Some(bytes) = part.chunk().await? {
+                count_other(&bytes)?;
+            }
         } else if part.filename.is_some() {
             let part_type = header_safe(
                 part.content_type
@@ -346,6 +384,7 @@ async fn receive_form(
         } else {
             let mut field = Vec::new();
             while let Some(bytes) = part.chunk().await? {
+                count_other(&bytes)?;
                 if field.len() + bytes.len() > MAX_FIELD_BYTES {
                     return Err(StorageError::entity_too_large().closing());
                 }
@@ -454,7 +493,7 @@ pub async fn with_signed_token(
     let request = UploadRequest { headers, body };
     let object = upload(
         &state,
-        Uploader::SignedToken { owner: grant.owner },
+        Uploader::SignedToken(grant),
         bucket_id,
         name,
         overwrite,

@@ -1,8 +1,10 @@
-//! The accept loop over real sockets: the header deadline, the idle timeout, the connection cap
-//! (connections over it wait and are never reset), and a refused body the client sees refused.
+//! The accept loop over real sockets: the header deadline, the idle timeout, the body pace, the
+//! connection cap (connections over it wait and are never reset), and a refused body the client
+//! sees refused.
 
 use crate::wire::TABLE_URL;
 use geocache_emulator::db::DbLocation;
+use geocache_emulator::http::pace::BodyPace;
 use geocache_emulator::http::server::ConnectionLimits;
 use geocache_emulator::keys::DEFAULT_JWT_SECRET;
 use geocache_emulator::state::AppState;
@@ -34,6 +36,7 @@ fn limits(header_read: u64, idle: u64, max_connections: usize) -> ConnectionLimi
         header_read_timeout: Duration::from_secs(header_read),
         idle_timeout: Duration::from_secs(idle),
         max_connections,
+        ..ConnectionLimits::default()
     }
 }
 
@@ -229,4 +232,66 @@ async fn a_kept_alive_connection_waits_for_its_next_request_only_until_the_heade
     assert!(read_response(&mut stream).await.is_some());
     let elapsed = closed_after(&mut stream, Duration::from_secs(5)).await;
     assert!(elapsed >= Duration::from_millis(900), "{elapsed:?}");
+}
+
+/// Six POSTs that each send a body byte now and then would hold all six connections, and
+/// `/health` would wait behind them for ever; a body must keep its pace, so they lose them.
+#[tokio::test]
+async fn trickling_bodies_lose_their_connections_and_health_still_answers() {
+    let limits = ConnectionLimits {
+        body_pace: BodyPace {
+            grace: Duration::from_secs(1),
+            min_rate: 1024,
+        },
+        ..limits(30, 60, 6)
+    };
+    let (address, key) = serve(limits, state()).await;
+    // Far longer than the pace allows: a trickle still held after this has not been cut.
+    let patience = Duration::from_secs(20);
+    let mut tricklers = Vec::new();
+    for _ in 0..6 {
+        let stream = TcpStream::connect(address).await.unwrap();
+        let (mut reader, mut writer) = stream.into_split();
+        let head = format!(
+            "POST {TABLE_URL} HTTP/1.1\r\nHost: emulator\r\napikey: {key}\r\n\
+             Content-Type: application/json\r\nContent-Length: 10000\r\n\r\n"
+        );
+        tricklers.push(tokio::spawn(async move {
+            writer.write_all(head.as_bytes()).await.unwrap();
+            let trickle = tokio::spawn(async move {
+                while writer.write_all(b" ").await.is_ok() {
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                }
+            });
+            let mut answer = Vec::new();
+            let ended = tokio::time::timeout(patience, async {
+                let mut chunk = [0_u8; 1024];
+                while let Ok(read @ 1..) = reader.read(&mut chunk).await {
+                    answer.extend_from_slice(&chunk[..read]);
+                }
+            })
+            .await;
+            trickle.abort();
+            (ended.is_ok(), String::from_utf8_lossy(&answer).into_owned())
+        }));
+    }
+    // A seventh client: answered once a trickle has lost its connection.
+    let mut health = TcpStream::connect(address).await.unwrap();
+    health
+        .write_all(b"GET /health HTTP/1.1\r\nHost: emulator\r\n\r\n")
+        .await
+        .unwrap();
+    let (head, _) = tokio::time::timeout(patience, read_response(&mut health))
+        .await
+        .expect("/health answered while bodies trickled")
+        .expect("not reset");
+    assert!(head.starts_with("HTTP/1.1 200 OK"), "{head}");
+    for trickler in tricklers {
+        let (ended, answer) = trickler.await.unwrap();
+        assert!(ended, "a trickling body kept its connection: {answer}");
+        assert!(
+            answer.starts_with("HTTP/1.1 408 Request Timeout\r\n"),
+            "{answer}"
+        );
+    }
 }

@@ -179,7 +179,7 @@ async fn missing_functions_answer_not_found_without_a_relay_error() {
 #[tokio::test]
 async fn an_unreachable_or_unset_function_server_is_a_relay_error() {
     for server in [Some(closed_port_server()), None] {
-        let app = app(server);
+        let app = app(server.clone());
         let response = app.bare(Method::POST, "/functions/v1/echo").send().await;
         assert_eq!(
             response.status,
@@ -189,7 +189,49 @@ async fn an_unreachable_or_unset_function_server_is_a_relay_error() {
         );
         assert_eq!(response.header("x-relay-error"), Some("true"));
         assert_eq!(response.json()["code"], "RELAY_ERROR");
+        // Where the function server listens is for the log, not for callers.
+        if let Some(server) = &server {
+            let address = server.authority.as_str();
+            assert!(!response.body.contains(address), "{}", response.body);
+            assert!(!response.body.contains("127.0.0.1"), "{}", response.body);
+        }
     }
+}
+
+#[tokio::test]
+async fn a_path_that_could_leave_its_function_is_refused_before_the_relay() {
+    let app = app(Some(start_function_server().await));
+    for path in [
+        "/functions/v1/echo/../guarded",
+        "/functions/v1/echo/x/../../guarded",
+        "/functions/v1/echo/./x",
+        "/functions/v1/echo/%2e%2e/guarded",
+        "/functions/v1/echo/%2E%2e/guarded",
+        "/functions/v1/echo/.%2E/guarded",
+        "/functions/v1/echo/%252e%252e/guarded",
+        "/functions/v1/echo/..%5cguarded",
+        "/functions/v1/echo/..%5Cguarded",
+        "/functions/v1/echo/x%2f..%2f..%2fadmin",
+        "/functions/v1/echo//guarded",
+        "/functions/v1/echo/x//y",
+    ] {
+        let response = app.bare(Method::POST, path).send().await;
+        assert_eq!(
+            response.status,
+            StatusCode::BAD_REQUEST,
+            "{path}: {}",
+            response.body
+        );
+        assert_eq!(response.json()["code"], "INVALID_PATH", "{path}");
+        assert_eq!(response.header("x-relay-error"), None, "{path}");
+    }
+    // Dots inside a segment are a name like any other.
+    let dotted = app
+        .bare(Method::POST, "/functions/v1/echo/v1.2/.well-known/x..y")
+        .send()
+        .await;
+    assert_eq!(dotted.status, StatusCode::CREATED, "{}", dotted.body);
+    assert_eq!(dotted.json()["path"], "/echo/v1.2/.well-known/x..y");
 }
 
 #[tokio::test]
@@ -219,10 +261,20 @@ async fn verify_jwt_needs_a_project_jwt_as_bearer() {
     assert_eq!(missing.status, StatusCode::UNAUTHORIZED);
     assert_eq!(missing.json()["code"], "UNAUTHORIZED_NO_AUTH_HEADER");
     assert_eq!(missing.header("x-relay-error"), None);
+    let signed = |claims: Value| format!("Bearer {}", app.state.keys.sign(&claims));
+    let url_token =
+        geocache_emulator::storage::signed_url::sign_download(&app.state.keys, "b/a", now, 60);
     for bad in [
         format!("Bearer {}", app.publishable),
         format!("Bearer {}", app.secret),
         "Bearer not.a.jwt".to_owned(),
+        // Only the project's roles are callers: no role is not anon, and no other role passes.
+        signed(json!({"sub": "u1", "exp": now + 3600})),
+        signed(json!({"role": "supabase_admin", "exp": now + 3600})),
+        // A signed URL's token is nobody's.
+        format!("Bearer {url_token}"),
+        // No clock skew: a token expired a second ago is expired.
+        signed(json!({"role": "authenticated", "exp": now - 1})),
     ] {
         let refused = call(Some(bad.clone())).await;
         assert_eq!(refused.status, StatusCode::UNAUTHORIZED, "{bad}");

@@ -78,6 +78,19 @@ async fn invalid_api_keys_are_refused_by_the_gateway() {
         .keys
         .sign(&json!({"role": "anon", "exp": now() - 3600}));
     let wrong_role = app.state.keys.sign(&json!({"role": "authenticated"}));
+    // A token naming no role is not the anon key, though PostgREST would run it as anon.
+    let no_role = app
+        .state
+        .keys
+        .sign(&json!({"iss": "supabase-demo", "exp": now() + 3600}));
+    let unknown_role = app.state.keys.sign(&json!({"role": "supabase_admin"}));
+    // A signed URL's token, signed with the same secret, is no key either.
+    let url_token = geocache_emulator::storage::signed_url::sign_download(
+        &app.state.keys,
+        "b/a.txt",
+        now(),
+        60,
+    );
     let unsigned = format!(
         "{}.{}.",
         URL_SAFE_NO_PAD.encode(r#"{"alg":"none","typ":"JWT"}"#),
@@ -88,6 +101,9 @@ async fn invalid_api_keys_are_refused_by_the_gateway() {
         foreign.keys.anon_key().to_owned(),
         expired,
         wrong_role,
+        no_role,
+        unknown_role,
+        url_token,
         unsigned,
         String::new(),
     ] {

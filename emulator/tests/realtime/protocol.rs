@@ -224,30 +224,39 @@ async fn channels_per_socket_are_capped() {
 }
 
 #[tokio::test]
-async fn connections_are_capped() {
+async fn sockets_are_counted_from_the_upgrade_and_refused_past_the_cap() {
     let server = Server::with_limits(RealtimeLimits {
-        max_connections: 1,
+        max_connections: 2,
         ..RealtimeLimits::default()
     })
     .await;
-    let mut first = server.connect("2.0.0").await;
-    let (_, reply) = first.join(TOPIC, json!({}), None).await;
-    assert_eq!(reply.payload["status"], "ok");
+    // Sockets that never join hold their places too.
+    let first = server.connect("2.0.0").await;
     let mut second = server.connect("2.0.0").await;
+    let error = tokio_tungstenite::connect_async(server.url(&server.publishable(), "2.0.0"))
+        .await
+        .expect_err("over the cap");
+    match error {
+        tokio_tungstenite::tungstenite::Error::Http(response) => {
+            assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS);
+            let body = String::from_utf8_lossy(response.body().as_deref().unwrap_or_default());
+            assert!(body.contains("ConnectionRateLimitReached"), "{body}");
+        }
+        other => panic!("expected an HTTP refusal, got {other}"),
+    }
+    assert_eq!(server.state.realtime.open_sockets(), 2);
     let (_, reply) = second.join(TOPIC, json!({}), None).await;
-    assert_eq!(
-        reply.payload,
-        json!({"status": "error", "response": {"reason": "ConnectionRateLimitReached: Too many connected users"}})
-    );
+    assert_eq!(reply.payload["status"], "ok");
     drop(first);
-    // Once the first has gone, the second may join.
-    for _ in 0..50 {
+    // Once the first has gone, its place is free again.
+    for _ in 0..500 {
         if server.state.realtime.open_sockets() == 1 {
             break;
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    let (_, reply) = second.join(TOPIC, json!({}), None).await;
+    let mut third = server.connect("2.0.0").await;
+    let (_, reply) = third.join(TOPIC, json!({}), None).await;
     assert_eq!(reply.payload["status"], "ok");
 }
 

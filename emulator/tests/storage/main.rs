@@ -9,5 +9,7 @@ mod storage_buckets;
 mod storage_crash;
 mod storage_hostile;
 mod storage_objects;
+mod storage_serving;
 mod storage_signed;
+mod storage_signing_limits;
 mod storage_support;

@@ -196,7 +196,7 @@ async fn an_expired_session_is_refused_with_the_jwt_librarys_reason() {
 }
 
 /// What `npm start` runs with (`--config supabase/config.toml`, which brings in `emulator.toml`
-/// beside it): no policy, as the README promises and a new hosted project has.
+/// beside it): no policy, as docs/emulator.md promises and a new hosted project has.
 #[test]
 fn the_shipped_config_sets_no_policies() {
     use clap::Parser;

@@ -114,11 +114,7 @@ async fn duplicate_and_invalid_buckets_are_refused() {
         .json(&json!({"id": "huge", "file_size_limit": "60GB"}))
         .send()
         .await
-        .assert_error(
-            "413",
-            "EntityTooLarge",
-            "The object exceeded the maximum allowed size",
-        );
+        .assert_too_large();
 }
 
 #[tokio::test]

@@ -97,11 +97,7 @@ async fn a_body_over_the_bucket_limit_is_refused_and_nothing_is_kept() {
         .bytes(vec![b'x'; 101])
         .send()
         .await
-        .assert_error(
-            "413",
-            "EntityTooLarge",
-            "The object exceeded the maximum allowed size",
-        );
+        .assert_too_large();
     // Streamed with no length: refused when it passes the limit.
     let streamed = Body::new(Chunks(vec![vec![b'x'; 60], vec![b'x'; 60]]));
     let response = app
@@ -110,11 +106,7 @@ async fn a_body_over_the_bucket_limit_is_refused_and_nothing_is_kept() {
         .body(streamed)
         .send()
         .await;
-    response.assert_error(
-        "413",
-        "EntityTooLarge",
-        "The object exceeded the maximum allowed size",
-    );
+    response.assert_too_large();
     assert_eq!(response.header("connection"), Some("close"));
     // Multipart counts the file's bytes against the same limit.
     app.service(Method::POST, "/object/b/big.png")
@@ -122,11 +114,7 @@ async fn a_body_over_the_bucket_limit_is_refused_and_nothing_is_kept() {
         .bytes(form("q", "3600", "image/png", &[0; 101]))
         .send()
         .await
-        .assert_error(
-            "413",
-            "EntityTooLarge",
-            "The object exceeded the maximum allowed size",
-        );
+        .assert_too_large();
     assert!(app.files_on_disk().is_empty(), "{:?}", app.files_on_disk());
     let listed = app
         .service(Method::POST, "/object/list/b")
@@ -158,11 +146,7 @@ async fn the_global_cap_holds_for_buckets_without_a_limit() {
         .bytes(vec![0; 11])
         .send()
         .await
-        .assert_error(
-            "413",
-            "EntityTooLarge",
-            "The object exceeded the maximum allowed size",
-        );
+        .assert_too_large();
     assert!(app.files_on_disk().is_empty());
 }
 

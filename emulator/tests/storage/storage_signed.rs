@@ -147,13 +147,13 @@ async fn a_signed_upload_url_takes_one_upload_without_a_key() {
         .await;
     assert_eq!(read.bytes, b"via signed url");
 
-    // Without upsert, a second upload finds the object there.
+    // An upload URL serves one upload.
     app.request(Method::PUT, &url)
         .header("content-type", "text/plain")
         .bytes(b"again".to_vec())
         .send()
         .await
-        .assert_error("409", "KeyAlreadyExists", "The resource already exists");
+        .assert_error("400", "InvalidJWT", "The upload URL has been used already");
     // An upload token is no download token.
     let token = url.split("token=").nth(1).unwrap();
     app.request(

@@ -217,6 +217,15 @@ impl Reply {
         assert_eq!(body["message"], message, "{}", self.text());
         assert!(body["error"].is_string(), "{}", self.text());
     }
+
+    /// Storage's answer to an object, or a form, over its size limit.
+    pub fn assert_too_large(&self) {
+        self.assert_error(
+            "413",
+            "EntityTooLarge",
+            "The object exceeded the maximum allowed size",
+        );
+    }
 }
 
 /// A `multipart/form-data` body as storage-js builds it from a Blob: `cacheControl`, then the

@@ -151,6 +151,10 @@ mod tests {
                 header_read_timeout: Duration::from_secs(10),
                 idle_timeout: Duration::from_secs(60),
                 max_connections: 256,
+                body_pace: crate::http::pace::BodyPace {
+                    grace: Duration::from_secs(10),
+                    min_rate: 1024,
+                },
             }
         );
         let auth = config

@@ -10,8 +10,8 @@ use std::time::Duration;
 
 #[derive(Debug, Clone, Args)]
 pub struct RealtimeFlags {
-    /// Realtime sockets served at once (hosted Free plan: 200); a join on a socket beyond it is
-    /// refused with `ConnectionRateLimitReached: Too many connected users`.
+    /// Realtime sockets open at once, joined or not (hosted Free plan: 200); an upgrade beyond it
+    /// is refused with 429 `ConnectionRateLimitReached: Too many connected users`.
     #[arg(
         long,
         env = "GEOCACHE_EMULATOR_REALTIME_MAX_CONNECTIONS",

@@ -2,9 +2,10 @@
 //! connections are treated, and which proxies may name the client.
 
 use crate::gateway::DEFAULT_MAX_BODY_BYTES;
+use crate::http::pace::BodyPace;
 use crate::http::server::{
-    ConnectionLimits, DEFAULT_HEADER_READ_TIMEOUT_SECONDS, DEFAULT_IDLE_TIMEOUT_SECONDS,
-    DEFAULT_MAX_CONNECTIONS,
+    ConnectionLimits, DEFAULT_BODY_GRACE_SECONDS, DEFAULT_BODY_MIN_RATE,
+    DEFAULT_HEADER_READ_TIMEOUT_SECONDS, DEFAULT_IDLE_TIMEOUT_SECONDS, DEFAULT_MAX_CONNECTIONS,
 };
 use clap::builder::TypedValueParser;
 use clap::Args;
@@ -46,6 +47,29 @@ pub struct ServerFlags {
     )]
     pub idle_timeout: u64,
 
+    /// Seconds a request body may take before it must keep up --body-min-rate, counted from when
+    /// the server starts reading it; a body that falls behind is refused (408) and its
+    /// connection closed, so a client trickling bytes cannot hold a connection.
+    #[arg(
+        long,
+        env = "GEOCACHE_EMULATOR_BODY_TIMEOUT",
+        value_name = "SECONDS",
+        default_value_t = DEFAULT_BODY_GRACE_SECONDS,
+        value_parser = clap::value_parser!(u64).range(1..=3600)
+    )]
+    pub body_timeout: u64,
+
+    /// Bytes a second a request body must average once --body-timeout is over: it may take
+    /// --body-timeout plus one second for every this many bytes received.
+    #[arg(
+        long,
+        env = "GEOCACHE_EMULATOR_BODY_MIN_RATE",
+        value_name = "BYTES",
+        default_value_t = DEFAULT_BODY_MIN_RATE,
+        value_parser = clap::value_parser!(u64).range(1..)
+    )]
+    pub body_min_rate: u64,
+
     /// Connections served at once; more wait in the listen backlog until one closes.
     #[arg(
         long,
@@ -70,6 +94,10 @@ impl ServerFlags {
             header_read_timeout: Duration::from_secs(self.header_read_timeout),
             idle_timeout: Duration::from_secs(self.idle_timeout),
             max_connections: self.max_connections,
+            body_pace: BodyPace {
+                grace: Duration::from_secs(self.body_timeout),
+                min_rate: self.body_min_rate,
+            },
         }
     }
 }
@@ -88,6 +116,10 @@ mod tests {
             "3",
             "--max-connections",
             "4",
+            "--body-timeout",
+            "5",
+            "--body-min-rate",
+            "6",
         ])
         .unwrap();
         assert_eq!(
@@ -96,6 +128,10 @@ mod tests {
                 header_read_timeout: Duration::from_secs(2),
                 idle_timeout: Duration::from_secs(3),
                 max_connections: 4,
+                body_pace: BodyPace {
+                    grace: Duration::from_secs(5),
+                    min_rate: 6,
+                },
             }
         );
         // A trickled head never holds a connection longer than 30 s.
@@ -104,6 +140,8 @@ mod tests {
             ("--header-read-timeout", "31"),
             ("--idle-timeout", "0"),
             ("--max-connections", "0"),
+            ("--body-timeout", "0"),
+            ("--body-min-rate", "0"),
         ] {
             assert!(
                 parse::<ServerFlags>(&[flag, value]).is_err(),
