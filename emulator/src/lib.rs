@@ -20,8 +20,8 @@
 //! the state its routes receive, its errors in its own wire format and its tables. Below them is
 //! the ground floor every service may use, which imports none of them: the database, the root
 //! errors, the gateway and keys, the HTTP plumbing ([`http`]), time, randomness and the table's
-//! types. Above them are [`state`], which composes their states, the command line ([`cli`]) and
-//! this root, which serves.
+//! types. Above them are [`state`], which composes their states, the owner's data ([`data`]:
+//! backups, export and import), the command line ([`cli`]) and this root, which serves.
 
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
@@ -46,8 +46,9 @@ pub mod realtime;
 pub mod rest;
 pub mod storage;
 
-// What composes and starts them.
+// What composes and starts them, and the owner's data above them all.
 pub mod cli;
+pub mod data;
 /// Entry points for fuzzers and crash replays; only with the `fuzzing` feature.
 #[cfg(feature = "fuzzing")]
 pub mod fuzzing;
@@ -155,6 +156,12 @@ impl std::error::Error for ServeError {}
 pub async fn serve(config: Config) -> Result<(), ServeError> {
     let file = config.project_file().map_err(ServeError::Config)?;
     let location = config.db_location();
+    let backups = config.backups.schedule(&location).map_err(|message| {
+        ServeError::Io(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            message,
+        ))
+    })?;
     let database = Database::open(&location, &state::MIGRATIONS).map_err(ServeError::Database)?;
     let secret = config
         .keys
@@ -201,6 +208,9 @@ pub async fn serve(config: Config) -> Result<(), ServeError> {
     // process instead of stopping it.
     let shutdown = shutdown_signal();
     print_startup_lines(&state).map_err(ServeError::Io)?;
+    if let Some(schedule) = backups {
+        tokio::spawn(data::schedule::run(schedule));
+    }
     let storage = std::sync::Arc::clone(&state.storage);
     let served = run_with_limits(listener, state, limits, shutdown).await;
     // A throwaway file store (`--db :memory:`) goes with the process.

@@ -1,9 +1,8 @@
-//! `geocache-emulator` binary: flags in, server out (see `geocache_emulator::cli::config`), or
-//! one of its commands (`owner ...`).
+//! `geocache-emulator` binary: flags in, server out (see `geocache_emulator::cli::config`), or one
+//! of the owner's commands (`geocache_emulator::cli::commands`).
 
 use clap::Parser;
-use geocache_emulator::cli::config::{Command, Config};
-use geocache_emulator::cli::owner;
+use geocache_emulator::cli::config::Config;
 use std::process::ExitCode;
 
 // A panicking request must cost only its own connection, which needs panics to unwind; the
@@ -17,11 +16,11 @@ compile_error!(
 #[tokio::main]
 async fn main() -> ExitCode {
     let mut config = Config::parse();
-    if let Some(Command::Owner(command)) = config.command.take() {
-        return match owner::run(command, owner::read_password, &mut std::io::stdout()).await {
+    if let Some(command) = config.command.take() {
+        return match command.run().await {
             Ok(()) => ExitCode::SUCCESS,
             Err(error) => {
-                eprintln!("geocache-emulator owner: {error}");
+                eprintln!("geocache-emulator: {error}");
                 ExitCode::FAILURE
             }
         };

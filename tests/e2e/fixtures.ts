@@ -16,6 +16,8 @@ export type PageServer = 'dev' | 'production';
 export interface Stack {
   /** The running emulator; after `restartEmulator` it is the new process. */
   emulator: RunningEmulator;
+  /** The emulator's database file (`emulatorDb: 'file'`), for the owner's commands; null in memory. */
+  db: string | null;
   /** The page server: Vite's dev server, or `vite preview` serving the production build. */
   vite: RunningVite;
   /**
@@ -172,10 +174,11 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     const output: string[] = [];
     const log = (name: string) => (line: string) => output.push(`[${name}] ${line}`);
     const dataDir = emulatorDb === 'file' ? await mkdtemp(path.join(os.tmpdir(), 'geocache-e2e-data-')) : null;
+    const db = dataDir === null ? null : path.join(dataDir, 'geocache.db');
     const start = (port: number) =>
       startEmulator({
         port,
-        db: dataDir === null ? ':memory:' : path.join(dataDir, 'geocache.db'),
+        db: db ?? ':memory:',
         jwtSecret: workerJwtSecret,
         extraArgs: [...emulatorArgs],
         onOutput: log('emulator'),
@@ -191,6 +194,7 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
           : await startVite({ port: await findFreePort(), env, onOutput: log('vite') });
       const stack: Stack = {
         emulator,
+        db,
         vite,
         restartEmulator: async (whileDown) => {
           const { port } = stack.emulator;

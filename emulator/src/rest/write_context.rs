@@ -2,7 +2,7 @@
 //! transaction's start) and its account (`auth.uid()`). A writer puts one row into
 //! `write_context` inside its transaction and takes it out again before committing, so no other
 //! connection ever sees it; SQLite runs one write transaction at a time, so no other writer's
-//! triggers can read it either. A writer that sets none (a data command, `sqlite3` by hand)
+//! triggers can read it either. A writer that sets none (the `owner` command, `sqlite3` by hand)
 //! leaves the triggers the wall clock and no account, as the SQL editor leaves PostgreSQL's.
 
 use rusqlite::{params, Connection, Transaction};

@@ -2,6 +2,7 @@
 //! defaults). Each service's flags are a group of their own, read once into its settings.
 
 mod auth;
+mod backups;
 mod faults;
 #[cfg(test)]
 mod flag_groups;
@@ -13,6 +14,7 @@ mod server;
 mod storage;
 
 pub use auth::AuthFlags;
+pub use backups::BackupFlags;
 pub use faults::FaultFlags;
 pub use functions::FunctionsFlags;
 pub use keys::KeyFlags;
@@ -21,10 +23,11 @@ pub use rest::RestFlags;
 pub use server::ServerFlags;
 pub use storage::StorageFlags;
 
-use crate::cli::owner::{OwnerCommand, DEFAULT_DB};
+use crate::cli::commands::Command;
+use crate::cli::owner::DEFAULT_DB;
 use crate::cli::project_file::{ProjectFile, ProjectFileError};
 use crate::db::DbLocation;
-use clap::{Parser, Subcommand};
+use clap::Parser;
 use std::path::PathBuf;
 
 /// A local Supabase-compatible backend for the geocache logbook: the PostgREST subset for
@@ -49,8 +52,15 @@ use std::path::PathBuf;
 /// it; the secret key or the service_role key in the `apikey` header). GET
 /// /emulator/v1/realtime/sockets lists the open Realtime sockets and their channels, and DELETE
 /// drops them all, as a restart would (same key).
+///
+/// The commands `backup`, `export`, `import` and `owner` work on a database file instead of
+/// serving, also while an emulator serves it; --backup-dir makes the server write backups on a schedule.
 #[derive(Debug, Clone, Parser)]
-#[command(name = "geocache-emulator", version)]
+#[command(
+    name = "geocache-emulator",
+    version,
+    args_conflicts_with_subcommands = true
+)]
 pub struct Config {
     /// Address to listen on.
     #[arg(long, default_value = "127.0.0.1")]
@@ -94,18 +104,12 @@ pub struct Config {
     #[command(flatten)]
     pub realtime: RealtimeFlags,
 
+    #[command(flatten)]
+    pub backups: BackupFlags,
+
     /// Without a command, the emulator serves.
     #[command(subcommand)]
     pub command: Option<Command>,
-}
-
-/// What the emulator can do besides serving.
-#[derive(Debug, Clone, Subcommand)]
-pub enum Command {
-    /// Name, list or remove the logbook's owners in a database file, also while an emulator is
-    /// serving it.
-    #[command(subcommand)]
-    Owner(OwnerCommand),
 }
 
 impl Config {
@@ -126,6 +130,7 @@ impl Config {
 mod tests {
     use super::*;
     use crate::auth::settings::AuthSettings;
+    use crate::cli::commands::{ExportArgs, ExportFormat};
     use crate::http::server::ConnectionLimits;
     use std::time::Duration;
 
@@ -246,5 +251,55 @@ mod tests {
         ])
         .unwrap();
         assert!(config.project_file().is_err());
+    }
+
+    #[test]
+    fn commands_take_their_own_flags_and_no_server_flags() {
+        let config =
+            Config::try_parse_from(["geocache-emulator", "backup", "--db", "a.db", "out.db"])
+                .unwrap();
+        let Some(Command::Backup(args)) = config.command else {
+            panic!("not a backup: {:?}", config.command);
+        };
+        assert_eq!(
+            (args.db, args.out, args.force),
+            ("a.db".into(), "out.db".into(), false)
+        );
+        let config =
+            Config::try_parse_from(["geocache-emulator", "export", "--db", "a.db"]).unwrap();
+        assert!(matches!(
+            config.command,
+            Some(Command::Export(ExportArgs {
+                format: ExportFormat::Sql,
+                ..
+            }))
+        ));
+        for args in [
+            &[
+                "geocache-emulator",
+                "--port",
+                "5",
+                "backup",
+                "--db",
+                "a",
+                "b",
+            ][..],
+            &["geocache-emulator", "backup", "out.db"],
+            &[
+                "geocache-emulator",
+                "export",
+                "--db",
+                "a",
+                "--format",
+                "xml",
+            ],
+            &["geocache-emulator", "import", "--db", "a"],
+        ] {
+            assert!(Config::try_parse_from(args).is_err(), "{args:?}");
+        }
+        assert!(Config::try_parse_from(["geocache-emulator"])
+            .unwrap()
+            .command
+            .is_none());
     }
 }
