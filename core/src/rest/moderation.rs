@@ -24,8 +24,12 @@ pub const RESTORE_FUNCTION: &str = "restore_geocache_log";
 
 /// `.from('geocache_logs').delete().eq('id', id).select()`: `Prefer: return=representation`, so
 /// the answer holds the row removed, or nothing when row-level security let nothing go.
-pub fn remove_entry_request(config: &ClientConfig, access_token: &str, id: f64) -> HttpRequest {
-    Postgrest::new(config, Some(access_token))
+pub fn remove_entry_request(
+    config: &ClientConfig,
+    access_token: Option<&str>,
+    id: f64,
+) -> HttpRequest {
+    Postgrest::new(config, access_token)
         .from(TABLE)
         .delete()
         .eq("id", &id_text(id))
@@ -49,8 +53,12 @@ pub fn remove_entry_outcome(
 }
 
 /// `.rpc('restore_geocache_log', {entry_id: id})`
-pub fn restore_entry_request(config: &ClientConfig, access_token: &str, id: f64) -> HttpRequest {
-    Postgrest::new(config, Some(access_token))
+pub fn restore_entry_request(
+    config: &ClientConfig,
+    access_token: Option<&str>,
+    id: f64,
+) -> HttpRequest {
+    Postgrest::new(config, access_token)
         .rpc(
             RESTORE_FUNCTION,
             format!(r#"{{"entry_id":{}}}"#, id_text(id)),
@@ -115,8 +123,8 @@ impl RemovedPager {
 
     /// `.rpc('removed_geocache_logs', {}).order('removed_at', {ascending: false}).order('id',
     /// {ascending: false}).limit(page_size)`, and after the first page the keyset `or`.
-    pub fn request(&self, config: &ClientConfig, access_token: &str) -> HttpRequest {
-        let builder = Postgrest::new(config, Some(access_token))
+    pub fn request(&self, config: &ClientConfig, access_token: Option<&str>) -> HttpRequest {
+        let builder = Postgrest::new(config, access_token)
             .rpc(REMOVED_FUNCTION, "{}")
             .order("removed_at", false)
             .order("id", false)
@@ -187,7 +195,7 @@ mod tests {
 
     #[test]
     fn a_removal_is_postgrest_delete_with_the_owner_token_asking_for_the_row() {
-        let request = remove_entry_request(&config(), "owner-token", 42.0);
+        let request = remove_entry_request(&config(), Some("owner-token"), 42.0);
         assert_eq!(request.method, Method::Delete);
         assert_eq!(
             request.url,
@@ -229,7 +237,7 @@ mod tests {
 
     #[test]
     fn a_restore_calls_the_function_with_the_id() {
-        let request = restore_entry_request(&config(), "owner-token", 7.0);
+        let request = restore_entry_request(&config(), Some("owner-token"), 7.0);
         assert_eq!(request.method, Method::Post);
         assert_eq!(
             request.url,
@@ -294,7 +302,7 @@ mod tests {
         let mut read = Vec::new();
         let mut requests = 0;
         loop {
-            let request = pager.request(&config(), "owner-token");
+            let request = pager.request(&config(), Some("owner-token"));
             assert_eq!(request.method, Method::Post);
             assert!(request
                 .url
