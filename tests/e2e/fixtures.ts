@@ -18,6 +18,8 @@ export interface Stack {
   emulator: RunningEmulator;
   /** The page server: Vite's dev server, or `vite preview` serving the production build. */
   vite: RunningVite;
+  /** The emulator's database file (`emulatorDb: 'file'`), for `geocache-emulator owner add --db`; null in memory. */
+  db: string | null;
   /**
    * Stops the emulator (SIGTERM, then waits for it to exit) and starts it again on the same port (the page names
    * that URL) with the same database and JWT secret; resolves with the new process once it is ready. Only a file
@@ -172,10 +174,11 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     const output: string[] = [];
     const log = (name: string) => (line: string) => output.push(`[${name}] ${line}`);
     const dataDir = emulatorDb === 'file' ? await mkdtemp(path.join(os.tmpdir(), 'geocache-e2e-data-')) : null;
+    const db = dataDir === null ? null : path.join(dataDir, 'geocache.db');
     const start = (port: number) =>
       startEmulator({
         port,
-        db: dataDir === null ? ':memory:' : path.join(dataDir, 'geocache.db'),
+        db: db ?? ':memory:',
         jwtSecret: workerJwtSecret,
         extraArgs: [...emulatorArgs],
         onOutput: log('emulator'),
@@ -192,6 +195,7 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
       const stack: Stack = {
         emulator,
         vite,
+        db,
         restartEmulator: async (whileDown) => {
           const { port } = stack.emulator;
           const stopped = await stack.emulator.stop();
