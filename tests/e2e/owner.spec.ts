@@ -2,7 +2,7 @@
 // signs in, enrols a TOTP factor with a code computed from the secret the page shows, removes an entry while a
 // visitor's page is open (it goes there without a reload), another visitor's device copy drops it on a repeat visit,
 // and a restore brings it back on both. Refusals and bad input are checked on the wire as well as on the page.
-import AxeBuilder from '@axe-core/playwright';
+import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from '@playwright/test';
 import * as OTPAuth from 'otpauth';
 import type { RunningEmulator } from '../../scripts/lib/emulator.mjs';
@@ -110,7 +110,7 @@ test('an owner removes an entry that vanishes from open pages and device copies,
   await firstVisit.goto('/');
   await expect(logbookPage(firstVisit).entries).toHaveCount(3);
   await expect.poll(() => firstVisit.evaluate(() => localStorage.getItem('geocache-logbook-removals'))).not.toBeNull();
-  await expect.poll(() => firstVisit.evaluate(() => JSON.parse(localStorage.getItem('geocache-logbook-first-cards') ?? '{"entries":[]}').entries.length)).toBe(3);
+  await expect.poll(() => firstVisit.evaluate(() => (JSON.parse(localStorage.getItem('geocache-logbook-first-cards') ?? '{"entries":[]}') as { entries: unknown[] }).entries.length)).toBe(3);
   await firstVisit.close();
 
   // Visitor A keeps the logbook open.

@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import type { LogEntry } from 'geocache-owner';
+import type { LogEntry } from '../types';
 import { entryTime } from './entry-time';
 
 interface EntryItemProps {

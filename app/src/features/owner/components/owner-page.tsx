@@ -14,11 +14,11 @@ import './owner.css';
  * owner returns to the step they were on.
  */
 export function OwnerPage() {
-  const [client, setClient] = useState<Client | null>(null);
-  const [step, setStep] = useState<OwnerStep>({ kind: 'starting' });
+  const [{ client, failure }] = useState(startClient);
+  const [step, setStep] = useState<OwnerStep>({ kind: client === null ? 'sign-in' : 'starting' });
   const [email, setEmail] = useState('');
   const [busy, setBusy] = useState(false);
-  const [words, setWords] = useState('');
+  const [words, setWords] = useState(failure);
   const verifier = useRef<CodeVerifier | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   /** Moves focus to the heading of the step rendered next. */
@@ -30,38 +30,30 @@ export function OwnerPage() {
     setStep(next);
   }, []);
 
-  const advance = useCallback(
-    async (from: Client) => {
-      const next = await stepAfterSignIn(from.auth);
-      if (next.kind === 'verify') {
-        verifier.current ??= new CodeVerifier(from.auth.mfa);
+  /** Shows `next`, challenging ahead when it asks for a code. */
+  const enter = useCallback(
+    (next: OwnerStep) => {
+      if (next.kind === 'verify' && client !== null) {
+        verifier.current ??= new CodeVerifier(client.auth.mfa);
         void verifier.current.prepare(next.factorId).catch(() => undefined);
       }
       show(next);
     },
-    [show],
+    [client, show],
   );
 
   useEffect(() => {
-    let created: Client;
-    try {
-      created = getOwnerClient();
-    } catch (error) {
-      say(errorWords(error, 'Starting'));
-      setStep({ kind: 'sign-in' });
-      return;
-    }
-    setClient(created);
-    const { data } = created.auth.onAuthStateChange((event) => {
+    if (client === null) return;
+    const { data } = client.auth.onAuthStateChange((event) => {
       // The client signs out by itself when its session cannot be refreshed (expired, revoked).
       if (event === 'SIGNED_OUT') setStep((now) => (now.kind === 'sign-in' ? now : { kind: 'sign-in' }));
     });
-    advance(created).catch((error: unknown) => {
+    stepAfterSignIn(client.auth).then(enter, (error: unknown) => {
       say(errorWords(error, 'Restoring the session'));
       show({ kind: 'sign-in' });
     });
     return () => data.subscription.unsubscribe();
-  }, [advance, say, show]);
+  }, [client, enter, say, show]);
 
   useEffect(() => {
     if (!focusNext.current) return;
@@ -86,7 +78,7 @@ export function OwnerPage() {
       const { error } = await client.auth.signInWithPassword({ email: typed.trim(), password });
       if (error !== null) throw error;
       say('Signed in.');
-      await advance(client);
+      enter(await stepAfterSignIn(client.auth));
     });
 
   const verify = (code: string) =>
@@ -132,4 +124,13 @@ export function OwnerPage() {
       {step.kind === 'ready' && client !== null && <OwnerTools client={client} say={say} onSessionLost={sessionLost} headingRef={heading} />}
     </main>
   );
+}
+
+/** The page's client, or why there is none (a configuration the page or the client rejects), said in words. */
+function startClient(): { client: Client | null; failure: string } {
+  try {
+    return { client: getOwnerClient(), failure: '' };
+  } catch (error) {
+    return { client: null, failure: errorWords(error, 'Starting the page') };
+  }
 }

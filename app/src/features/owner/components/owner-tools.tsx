@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useId, useRef, useState, type RefObject } from 'react';
-import type { LogEntry, RemovedEntry } from 'geocache-owner';
+import type { LogEntry, RemovedEntry } from '../types';
 import type { Client } from '../api/owner-client';
 import { errorWords, isRefusal, isSessionLost } from '../session/error-words';
 import { EntryItem } from './entry-item';
 import { entryTime } from './entry-time';
-import { placeNewestFirst } from './newest-first';
+import { asEntry, placeNewestFirst } from './newest-first';
 
 interface OwnerToolsProps {
   readonly client: Client;
@@ -68,7 +68,8 @@ export function OwnerTools({ client, say, onSessionLost, headingRef }: OwnerTool
     channel
       .on('postgres_changes', { event: '*', schema: 'public', table: 'geocache_logs' }, (payload) => {
         if (payload.eventType === 'INSERT') {
-          const entry = payload.new as unknown as LogEntry;
+          const entry = asEntry(payload.new);
+          if (entry === null) return console.error('Error reading a new entry:', payload.new);
           setLists((now) => (now.kind === 'ready' ? { ...now, entries: placeNewestFirst(now.entries, entry) } : now));
         } else if (payload.eventType === 'DELETE') {
           const gone = (payload.old as { id?: unknown }).id;

@@ -1,4 +1,4 @@
-import type { Auth, Mfa } from 'geocache-owner';
+import type { Auth, Mfa } from '../types';
 
 /** Where the owner stands: the page shows one step at a time, and the owner's tools only at `ready` (AAL2). */
 export type OwnerStep =
