@@ -45,10 +45,9 @@ async function firstVisit(browser, url) {
     const email = page.getByLabel('Email:');
     await email.waitFor({ state: 'visible' });
     // Typeable: enabled, and the page's script has run (the field is React's, not served HTML).
-    await page.waitForFunction(() => {
-      const field = document.querySelector('input[type="email"]');
-      return field instanceof HTMLInputElement && !field.disabled;
-    });
+    await email.waitFor({ state: 'attached' });
+    await page.waitForFunction(() => !globalThis.document.querySelector('input[type="email"]:disabled'));
+    if (!(await email.isEditable())) throw new Error('the sign-in form shows, but its e-mail field cannot be typed into');
     const usableMs = await page.evaluate(() => performance.now());
     // Whatever the page still fetches after the form (nothing, unless it changes) is counted too.
     await page.waitForLoadState('networkidle');
