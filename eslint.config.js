@@ -74,7 +74,7 @@ const importZones = [
     ],
     from: './wasm',
     message:
-      'Only the api folders of src/features/logbook ("geocache-client", "geocache-live") and src/features/owner ("geocache-owner") import a wasm client; use their calls, and types.ts for their types.',
+      'Only src/features/logbook/api imports the wasm client ("geocache-client"), and only src/features/owner/api the owner\'s ("geocache-owner"); use their calls, and types.ts for their types.',
   },
   {
     // The owner's page has a build of its own (wasm/pkg-owner: auth, which the visitor's page never holds).
