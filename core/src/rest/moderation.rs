@@ -285,7 +285,7 @@ mod tests {
             .copied()
             .filter(|&(id, second)| after.is_none_or(|cursor| (second, id) < cursor))
             .collect();
-        rows.sort_by(|a, b| (b.1, b.0).cmp(&(a.1, a.0)));
+        rows.sort_by_key(|&(id, second)| std::cmp::Reverse((second, id)));
         rows.truncate(cap);
         let body: Vec<String> = rows
             .iter()
