@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { getOwnerClient, type Client } from '../api/owner-client';
+import { hasStoredSession, loadOwnerClient } from '../api/owner-client-code';
+import type { Client } from '../types';
 import { errorWords } from '../session/error-words';
 import { CodeFormatError, CodeVerifier, stepAfterSignIn, type OwnerStep } from '../session/owner-steps';
 import { CodeForm } from './code-form';
@@ -14,19 +15,30 @@ import './owner.css';
  * owner returns to the step they were on.
  */
 export function OwnerPage() {
-  const [{ client, failure }] = useState(startClient);
-  const [step, setStep] = useState<OwnerStep>({ kind: client === null ? 'sign-in' : 'starting' });
+  const [client, setClient] = useState<Client | null>(null);
+  // Without a stored session the form shows at once, and takes typing while the client loads.
+  const [step, setStep] = useState<OwnerStep>(() => ({ kind: hasStoredSession() ? 'starting' : 'sign-in' }));
   const [email, setEmail] = useState('');
   const [busy, setBusy] = useState(false);
-  const [words, setWords] = useState(failure);
+  const [words, setWords] = useState('');
   const verifier = useRef<CodeVerifier | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
+  const toolsHeading = useRef<HTMLHeadingElement>(null);
+  /**
+   * Once the owner's tools have shown, they stay mounted (hidden) when the session ends by itself, so the owner comes
+   * back to the same place (lists, scroll, the focused entry) after signing in again; "Sign out" lets them go. Each
+   * return to them reads the lists afresh (`visits`).
+   */
+  const [kept, setKept] = useState({ tools: false, visits: 0 });
+  /** What had focus when the session ended, focused again on the way back. */
+  const place = useRef<Element | null>(null);
   /** Moves focus to the heading of the step rendered next. */
   const focusNext = useRef(false);
 
   const say = useCallback((said: string) => setWords(said), []);
   const show = useCallback((next: OwnerStep) => {
     focusNext.current = true;
+    if (next.kind === 'ready') setKept((now) => ({ tools: true, visits: now.visits + 1 }));
     setStep(next);
   }, []);
 
@@ -43,22 +55,48 @@ export function OwnerPage() {
   );
 
   useEffect(() => {
+    let stopped = false;
+    startClient().then(
+      (started) => {
+        if (!stopped) setClient(started);
+      },
+      (error: unknown) => {
+        if (stopped) return;
+        setWords(errorWords(error, 'Starting the page'));
+        setStep({ kind: 'sign-in' });
+      },
+    );
+    return () => {
+      stopped = true;
+    };
+  }, []);
+
+  useEffect(() => {
     if (client === null) return;
     const { data } = client.auth.onAuthStateChange((event) => {
       // The client signs out by itself when its session cannot be refreshed (expired, revoked).
-      if (event === 'SIGNED_OUT') setStep((now) => (now.kind === 'sign-in' ? now : { kind: 'sign-in' }));
+      if (event !== 'SIGNED_OUT') return;
+      place.current ??= document.activeElement;
+      setStep((now) => (now.kind === 'sign-in' ? now : { kind: 'sign-in' }));
     });
-    stepAfterSignIn(client.auth).then(enter, (error: unknown) => {
-      say(errorWords(error, 'Restoring the session'));
-      show({ kind: 'sign-in' });
-    });
+    stepAfterSignIn(client.auth).then(
+      // A visit without a stored session stays on the form it already shows (and its focus).
+      (next) => (next.kind === 'sign-in' ? setStep(next) : enter(next)),
+      (error: unknown) => {
+        say(errorWords(error, 'Restoring the session'));
+        show({ kind: 'sign-in' });
+      },
+    );
     return () => data.subscription.unsubscribe();
   }, [client, enter, say, show]);
 
   useEffect(() => {
     if (!focusNext.current) return;
     focusNext.current = false;
-    heading.current?.focus();
+    const back = place.current;
+    if (step.kind === 'ready') place.current = null;
+    if (step.kind === 'ready' && back instanceof HTMLElement && back.isConnected && back !== document.body) back.focus();
+    else (step.kind === 'ready' ? toolsHeading : heading).current?.focus();
   }, [step]);
 
   const run = async (doing: string, action: () => Promise<void>) => {
@@ -74,17 +112,18 @@ export function OwnerPage() {
 
   const signIn = (typed: string, password: string) =>
     void run('Signing in', async () => {
-      if (client === null) throw new Error('The page is not configured.');
-      const { error } = await client.auth.signInWithPassword({ email: typed.trim(), password });
+      const signingIn = client ?? (await startClient());
+      const { error } = await signingIn.auth.signInWithPassword({ email: typed.trim(), password });
       if (error !== null) throw error;
       say('Signed in.');
-      enter(await stepAfterSignIn(client.auth));
+      enter(await stepAfterSignIn(signingIn.auth));
     });
 
   const verify = (code: string) =>
     void run('Verifying the code', async () => {
-      if (client === null || (step.kind !== 'verify' && step.kind !== 'enrol')) return;
-      verifier.current ??= new CodeVerifier(client.auth.mfa);
+      if (step.kind !== 'verify' && step.kind !== 'enrol') return;
+      const using = client ?? (await startClient());
+      verifier.current ??= new CodeVerifier(using.auth.mfa);
       await verifier.current.verify(step.factorId, code);
       say('Code accepted.');
       show({ kind: 'ready' });
@@ -96,10 +135,13 @@ export function OwnerPage() {
       const { error } = await client.auth.signOut();
       if (error !== null) throw error;
       say('Signed out.');
+      setKept((now) => ({ ...now, tools: false }));
+      place.current = null;
       show({ kind: 'sign-in' });
     });
 
   const sessionLost = useCallback(() => {
+    place.current ??= document.activeElement;
     say('Your session has ended: sign in again to go on.');
     show({ kind: 'sign-in' });
   }, [say, show]);
@@ -121,16 +163,17 @@ export function OwnerPage() {
       {step.kind === 'sign-in' && <SignInForm email={email} onEmail={setEmail} busy={busy} onSignIn={signIn} headingRef={heading} />}
       {step.kind === 'enrol' && <CodeForm enrolment={step} busy={busy} onCode={verify} headingRef={heading} />}
       {step.kind === 'verify' && <CodeForm busy={busy} onCode={verify} headingRef={heading} />}
-      {step.kind === 'ready' && client !== null && <OwnerTools client={client} say={say} onSessionLost={sessionLost} headingRef={heading} />}
+      {client !== null && (step.kind === 'ready' || kept.tools) && (
+        <div hidden={step.kind !== 'ready'}>
+          <OwnerTools client={client} visit={kept.visits} say={say} onSessionLost={sessionLost} headingRef={toolsHeading} />
+        </div>
+      )}
     </main>
   );
 }
 
-/** The page's client, or why there is none (a configuration the page or the client rejects), said in words. */
-function startClient(): { client: Client | null; failure: string } {
-  try {
-    return { client: getOwnerClient(), failure: '' };
-  } catch (error) {
-    return { client: null, failure: errorWords(error, 'Starting the page') };
-  }
+/** The page's client, once its code has loaded; rejects when it cannot load or the configuration is rejected. */
+async function startClient(): Promise<Client> {
+  const { getOwnerClient } = await loadOwnerClient();
+  return getOwnerClient();
 }

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useId, useRef, useState, type RefObject } from 'react';
 import type { LogEntry, RemovedEntry } from '../types';
-import type { Client } from '../api/owner-client';
+import type { Client } from '../types';
 import { errorWords, isRefusal, isSessionLost } from '../session/error-words';
 import { EntryItem } from './entry-item';
 import { entryTime } from './entry-time';
@@ -8,6 +8,8 @@ import { asEntry, placeNewestFirst } from './newest-first';
 
 interface OwnerToolsProps {
   readonly client: Client;
+  /** Counts the owner's returns to these tools: each reads the lists afresh. */
+  readonly visit: number;
   readonly say: (words: string) => void;
   /** The session is no longer valid: back to sign-in, this place kept. */
   readonly onSessionLost: () => void;
@@ -21,7 +23,7 @@ type Lists =
   | { readonly kind: 'ready'; readonly entries: readonly LogEntry[]; readonly removed: readonly RemovedEntry[] };
 
 /** Every entry, newest first, each with "Remove"; below, the removed entries with "Restore". Only shown at AAL2. */
-export function OwnerTools({ client, say, onSessionLost, headingRef }: OwnerToolsProps) {
+export function OwnerTools({ client, visit, say, onSessionLost, headingRef }: OwnerToolsProps) {
   const [lists, setLists] = useState<Lists>({ kind: 'loading' });
   const [busy, setBusy] = useState(false);
   const removedHeading = useRef<HTMLHeadingElement>(null);
@@ -59,7 +61,7 @@ export function OwnerTools({ client, say, onSessionLost, headingRef }: OwnerTool
     return () => {
       stopped = true;
     };
-  }, [load, onSessionLost]);
+  }, [load, onSessionLost, visit]);
 
   // Entries signed (or removed elsewhere) while the page is open.
   useEffect(() => {
