@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { errorWords, isRefusal, isSessionLost } from './error-words';
 
-const coded = (fields: Record<string, unknown>) => Object.assign(new Error(String(fields.message ?? 'x')), fields);
+const coded = (fields: { code?: string; status?: number; retryable?: boolean; message?: string }) => Object.assign(new Error(fields.message ?? 'x'), fields);
 
 describe("the owner page's words for an error", () => {
   it('names wrong credentials, wrong and late codes, rate limits and network failures', () => {
