@@ -280,6 +280,10 @@ describe('vite build reports the client\'s own configuration errors', () => {
       output.join('\n'),
     );
     assert.ok(existsSync(path.join(outDir, 'index.html')));
+    // The owner's page is built with the teaser too, and the retiring worker reloads every page it controlled but it.
+    assert.ok(existsSync(path.join(outDir, 'owner.html')));
+    const worker = await readFile(path.join(outDir, 'service-worker.js'), 'utf8');
+    assert.match(worker, /if \(!new URL\(client\.url\)\.pathname\.endsWith\('\/owner\.html'\)\) client\.navigate\(client\.url\);/);
     // The teaser paints nothing from the device: no inline script, and none allowed.
     const teaser = await readFile(path.join(outDir, 'index.html'), 'utf8');
     assert.doesNotMatch(teaser, /<script(?![^>]*\ssrc=)[^>]*>/);
