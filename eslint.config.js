@@ -66,12 +66,21 @@ const importZones = [
     target: [
       './app/src/*.{ts,tsx}',
       './app/src/!(features|testing)/**',
-      './app/src/features/!(logbook)/**',
+      './app/src/features/!(logbook|owner)/**',
       './app/src/features/logbook/!(types).{ts,tsx}',
       './app/src/features/logbook/!(api)/**',
+      './app/src/features/owner/!(types).{ts,tsx}',
+      './app/src/features/owner/!(api)/**',
     ],
     from: './wasm',
-    message: 'Only src/features/logbook/api imports the wasm client ("geocache-client"); use its calls, and types.ts for its types.',
+    message:
+      'Only src/features/logbook/api imports the wasm client ("geocache-client"), and only src/features/owner/api the owner\'s ("geocache-owner"); use their calls, and types.ts for their types.',
+  },
+  {
+    // The owner's page has a build of its own (wasm/pkg-owner: auth, which the visitor's page never holds).
+    target: './app/src/features/logbook',
+    from: './wasm/pkg-owner',
+    message: 'The visitor\'s page never loads the owner\'s client ("geocache-owner"): it holds auth.',
   },
   {
     // Reading, keeping and showing entries depends on what the client returns, not on the client: api/ calls it, and
@@ -185,6 +194,7 @@ module.exports = defineConfig(
     'wasm/pkg/',
     'wasm/pkg-logbook/',
     'wasm/pkg-live/',
+    'wasm/pkg-owner/',
     'wasm/pkg-bench/',
     '.data/',
     'tests/output/',

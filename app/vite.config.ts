@@ -41,10 +41,14 @@ export default defineConfig(({ mode }) => {
         // the realtime client its live entries load once those are painted (src/features/logbook/api/live-code.ts).
         'geocache-client': fromHere('../wasm/pkg-logbook'),
         'geocache-live': fromHere('../wasm/pkg-live'),
+        // The owner's page's build (owner.html): sign-in, MFA, the owner's calls and a channel. The visitor's page never imports it.
+        'geocache-owner': fromHere('../wasm/pkg-owner'),
       },
     },
     build: {
       rolldownOptions: {
+        // The owner's page is a second page of the site, built with every build (src/features/owner).
+        input: { index: fromHere('index.html'), owner: fromHere('owner.html') },
         output: {
           codeSplitting: {
             // The configuration and the page's texts, used by the entry and by the lazily loaded chunks alike, in one

@@ -2,7 +2,8 @@
 // @ts-check
 // `npm run bench`: our logbook page against the same page built with supabase-js + zod, and the emulator under
 // load. Writes bench/results/latest.json (every figure) and bench/results/latest.md (the tables); then the mobile
-// profile: bench/results/mobile.{json,md} and the wasm by function, bench/results/wasm-functions.md; then the live
+// profile: bench/results/mobile.{json,md} and the wasm by function, bench/results/wasm-functions.md, and the owner's
+// page on it, bench/results/owner.{json,md}; then the live
 // logbook: bench/results/live.{json,md}. Not part of
 // `npm test`. Node built-ins only until bench/node_modules is installed.
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -77,6 +78,13 @@ async function main() {
       written.push('wasm-functions.md');
     }
     targets.push(...results.targets);
+  }
+  if (options.mobile) {
+    const owner = await import('./lib/owner-bench.mjs');
+    const results = await owner.runOwnerBenchmark({ runs: options.mobileRuns });
+    await writeFile(path.join(resultsDir, 'owner.json'), `${JSON.stringify(results, null, 2)}\n`);
+    await writeFile(path.join(resultsDir, 'owner.md'), `${owner.renderOwnerMarkdown(results)}\n`);
+    written.push('owner.md', 'owner.json');
   }
   if (options.live) {
     const live = await import('./lib/live-bench.mjs');

@@ -6,7 +6,8 @@
 #                                     --features rest), which the app imports as "geocache-client" for its first
 #                                     entries, and wasm/pkg-live, the standalone realtime client only
 #                                     (--no-default-features --features realtime), which the app imports lazily as
-#                                     "geocache-live" once those entries are painted.
+#                                     "geocache-live" once those entries are painted; and wasm/pkg-owner, the owner
+#                                     page's (--no-default-features --features auth,realtime: no storage or functions).
 #   bash scripts/build-wasm.sh bench  wasm/pkg-bench: the npm package plus `parseEntriesForBenchmark` (--features
 #                                     bench), for `npm run bench` only.
 # Any further arguments go to wasm-pack.
@@ -41,21 +42,23 @@ inputs_digest() {
 stamp_name=.geocache-inputs
 digest="$(inputs_digest "$@")"
 up_to_date=1
-for dir in wasm/pkg wasm/pkg-logbook wasm/pkg-live; do
+for dir in wasm/pkg wasm/pkg-logbook wasm/pkg-live wasm/pkg-owner; do
   [[ "$(cat "$dir/$stamp_name" 2>/dev/null)" == "$digest" ]] || up_to_date=
 done
 if [[ -n "$up_to_date" ]]; then
-  echo "wasm packages are up to date (wasm/pkg, wasm/pkg-logbook, wasm/pkg-live)"
+  echo "wasm packages are up to date (wasm/pkg, wasm/pkg-logbook, wasm/pkg-live, wasm/pkg-owner)"
   exit 0
 fi
 # A build that stops half-way leaves no stamp behind, so the next one starts over.
-rm -f wasm/pkg/"$stamp_name" wasm/pkg-logbook/"$stamp_name" wasm/pkg-live/"$stamp_name"
+rm -f wasm/pkg/"$stamp_name" wasm/pkg-logbook/"$stamp_name" wasm/pkg-live/"$stamp_name" wasm/pkg-owner/"$stamp_name"
 
 "${build[@]}" "$@"
 node scripts/lib/npm-package.mjs wasm/pkg
 "${build[@]}" --out-dir pkg-logbook --no-default-features --features rest "$@"
 # Its own out-name, so the page's two .wasm assets are told apart by name (geocache_live_bg-*.wasm).
 "${build[@]/geocache_client/geocache_live}" --out-dir pkg-live --no-default-features --features realtime "$@"
-for dir in wasm/pkg wasm/pkg-logbook wasm/pkg-live; do
+# The owner page's own build (owner.html): sign-in, MFA and the owner's calls, with a channel for the arrivals.
+"${build[@]/geocache_client/geocache_owner}" --out-dir pkg-owner --no-default-features --features auth,realtime "$@"
+for dir in wasm/pkg wasm/pkg-logbook wasm/pkg-live wasm/pkg-owner; do
   printf '%s\n' "$digest" >"$dir/$stamp_name"
 done

@@ -60,8 +60,8 @@ async function clippyWasm() {
   const env = wasmToolchainEnv();
   await run('cargo', ['clippy', '-p', 'geocache-client', '--target', WASM_TARGET, '--all-targets', '--', '-D', 'warnings'], { env });
   // The page's two builds (scripts/build-wasm.sh): wasm/pkg-logbook, the reads and signs only, and wasm/pkg-live,
-  // the standalone realtime client only.
-  for (const features of ['rest', 'realtime']) {
+  // the standalone realtime client only; and wasm/pkg-owner, the owner page's.
+  for (const features of ['rest', 'realtime', 'auth,realtime']) {
     await run('cargo', ['clippy', '-p', 'geocache-client', '--target', WASM_TARGET, '--no-default-features', '--features', features, '--all-targets', '--', '-D', 'warnings'], { env });
   }
 }

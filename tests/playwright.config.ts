@@ -5,7 +5,7 @@ import type { PageServer } from './e2e/fixtures.ts';
 /** The client against faulty backends (the fault plan, malformed answers): the longest files, dev server only. */
 const FAULT_SPECS = /\/(faults|malformed-lists)\.spec\.ts$/;
 /** The service worker, the outbox and the device's copy: offline visits and deliveries, production build only. */
-const OFFLINE_SPECS = /\/(offline-shell|outbox|outbox-faults|device-copy)\.spec\.ts$/;
+const OFFLINE_SPECS = /\/(offline-shell|outbox|outbox-faults|device-copy|owner)\.spec\.ts$/;
 
 export default defineConfig<object, { pageServer: PageServer }>({
   testDir: './e2e',

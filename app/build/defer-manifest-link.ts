@@ -1,4 +1,5 @@
 import type { Plugin } from 'vite';
+import { isOwnerPage } from './owner-page.ts';
 
 /** The manifest link vite-plugin-pwa writes into index.html (build/service-worker.ts). */
 const MANIFEST_LINK = /\s*<link rel="manifest" href="[^"]*"[^>]*>/;
@@ -18,7 +19,9 @@ export function deferManifestLink({ logbookOpen }: { logbookOpen: boolean }): Pl
     enforce: 'post',
     transformIndexHtml: {
       order: 'post',
-      handler(html) {
+      handler(html, context) {
+        // The owner's page is no app to install: it links no manifest, whatever the build.
+        if (isOwnerPage(context)) return html.replace(MANIFEST_LINK, '');
         if (!logbookOpen) return html;
         if (!MANIFEST_LINK.test(html)) throw new Error('defer-manifest-link: index.html has no <link rel="manifest"> to move into the entry script.');
         return html.replace(MANIFEST_LINK, '');

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin, type Rolldown } from 'vite';
 import { afterCharsetMeta } from './after-charset-meta.ts';
+import { isOwnerPage } from './owner-page.ts';
 
 const fromHere = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
@@ -53,8 +54,8 @@ export function inlineEarlyPaint({ logbookOpen }: { logbookOpen: boolean }, bund
       // Bundled beside the page's own build.
       if (logbookOpen) script ??= bundle();
     },
-    async transformIndexHtml(html) {
-      if (script === undefined) return html;
+    async transformIndexHtml(html, context) {
+      if (script === undefined || isOwnerPage(context)) return html;
       const code = await script;
       return afterCharsetMeta(html, `<script id="${INLINE_SCRIPT_ID}">${code}</script>`, 'the inline script');
     },

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { IndexHtmlTransformContext, Plugin } from 'vite';
 import { INLINE_SCRIPT_ID } from './inline-early-paint.ts';
+import { isOwnerPage } from './owner-page.ts';
 
 type OutputBundle = NonNullable<IndexHtmlTransformContext['bundle']>;
 
@@ -77,7 +78,7 @@ export function preloadLogbook({ logbookOpen }: { logbookOpen: boolean }): Plugi
     transformIndexHtml: {
       order: 'post',
       handler(html, context) {
-        if (!logbookOpen) return html;
+        if (!logbookOpen || isOwnerPage(context)) return html;
         if (context.bundle === undefined) throw new Error('preload-logbook: index.html was transformed without the build\'s bundle.');
         const { scripts, wasm } = firstEntriesFiles(context.bundle);
         const unnamed = (file: string) => !html.includes(`"${base}${file}"`);

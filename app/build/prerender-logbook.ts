@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { createElement, type ComponentType } from 'react';
 import { renderToString } from 'react-dom/server';
 import { runnerImport, type IndexHtmlTransformContext, type Plugin } from 'vite';
+import { isOwnerPage } from './owner-page.ts';
 
 type OutputBundle = NonNullable<IndexHtmlTransformContext['bundle']>;
 
@@ -102,7 +103,7 @@ export function prerenderLogbook({ logbookOpen }: { logbookOpen: boolean }): Plu
     transformIndexHtml: {
       order: 'post',
       async handler(html, context) {
-        if (!logbookOpen) return html;
+        if (!logbookOpen || isOwnerPage(context)) return html;
         if (context.bundle === undefined) throw new Error('prerender-logbook: index.html was transformed without the build\'s bundle.');
         if (!EMPTY_ROOT.test(html)) {
           throw new Error('prerender-logbook: index.html has no empty <div id="root"></div> to write the logbook into.');

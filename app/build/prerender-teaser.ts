@@ -2,6 +2,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import type { Plugin } from 'vite';
 import { teaserParagraphs } from '../src/content/teaser.ts';
+import { isOwnerPage } from './owner-page.ts';
 
 /** The empty mount point in index.html that the teaser is written into. */
 const EMPTY_ROOT = /<div id="root">\s*<\/div>/;
@@ -35,8 +36,8 @@ export function prerenderTeaser(): Plugin {
       // The same switch the page reads (src/config/env.ts): anything but "true" is the teaser.
       logbookOpen = (config.env as Record<string, unknown>).VITE_LOGBOOK_OPEN === 'true';
     },
-    transformIndexHtml(html) {
-      if (logbookOpen) return html;
+    transformIndexHtml(html, context) {
+      if (logbookOpen || isOwnerPage(context)) return html;
       if (!EMPTY_ROOT.test(html)) {
         throw new Error('prerender-teaser: index.html has no empty <div id="root"></div> to write the teaser into.');
       }

@@ -1,6 +1,9 @@
 import { VitePWA } from 'vite-plugin-pwa';
-import type { PluginOption } from 'vite';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Plugin, PluginOption } from 'vite';
 import { webAppManifest } from './web-app-manifest.ts';
+import { OWNER_PAGE } from './owner-page.ts';
 
 /** What the worker keeps: every file of the build a visit may load (not the precompressed .gz/.br copies). */
 export const PRECACHED_FILES = '**/*.{html,js,css,wasm,webmanifest,png,svg}';
@@ -15,6 +18,10 @@ export const PRECACHED_FILES = '**/*.{html,js,css,wasm,webmanifest,png,svg}';
  * and the teaser at the next load, instead of the old logbook kept forever.
  */
 export function serviceWorker({ logbookOpen }: { logbookOpen: boolean }): PluginOption {
+  return [pwa(logbookOpen), spareOwnerPage(logbookOpen)];
+}
+
+function pwa(logbookOpen: boolean): PluginOption {
   return VitePWA({
     strategies: 'injectManifest',
     srcDir: 'src/sw',
@@ -27,8 +34,40 @@ export function serviceWorker({ logbookOpen }: { logbookOpen: boolean }): Plugin
     injectManifest: {
       globPatterns: [PRECACHED_FILES],
       // The worker's own file is never precached: the browser checks it for updates.
-      globIgnores: ['service-worker.js'],
+      // Nor is the owner's page (owner.html, its entry script and stylesheet, and its own wasm): the visitor's worker
+      // never loads or answers it (src/sw/service-worker.ts).
+      globIgnores: ['service-worker.js', OWNER_PAGE, 'assets/owner-*', 'assets/geocache_owner*'],
     },
     devOptions: { enabled: false },
   });
+}
+
+/** What vite-plugin-pwa's retiring worker does to every page it controlled: reload it. */
+const RELOAD = 'client.navigate(client.url);';
+
+/**
+ * The teaser's build: the retiring worker reloads the pages it controlled, so they load without it, but never the
+ * owner's page (an owner may be in the middle of removing an entry). vite-plugin-pwa writes that worker when the
+ * bundle closes; this runs after it.
+ */
+function spareOwnerPage(logbookOpen: boolean): Plugin {
+  let file = '';
+  return {
+    name: 'geocache:spare-owner-page',
+    apply: 'build',
+    configResolved(config) {
+      file = path.resolve(config.root, config.build.outDir, 'service-worker.js');
+    },
+    closeBundle: {
+      order: 'post',
+      sequential: true,
+      async handler() {
+        if (logbookOpen) return;
+        const worker = await readFile(file, 'utf8');
+        if (!worker.includes(RELOAD)) throw new Error(`spare-owner-page: the retiring worker no longer holds ${RELOAD}`);
+        const spared = `if (!new URL(client.url).pathname.endsWith('/${OWNER_PAGE}')) ${RELOAD}`;
+        await writeFile(file, worker.replace(RELOAD, spared));
+      },
+    },
+  };
 }

@@ -192,7 +192,7 @@ export function createLauncher(command) {
   /**
    * The hosted project, or a started emulator on its data file (printing its URL and keys).
    * @param {LaunchConfig} config
-   * @returns {Promise<{ url: string, key: string, emulatorPid?: number }>}
+   * @returns {Promise<{ url: string, key: string, emulatorPid?: number, db?: string }>}
    */
   async function startBackend(config) {
     if (config.hosted) {
@@ -200,9 +200,10 @@ export function createLauncher(command) {
       return config.hosted;
     }
     await requireFreePort('EMULATOR_PORT', config.emulatorPort);
+    const db = path.join(config.dataDir, 'emulator.sqlite3');
     const emulator = await startEmulator({
       port: config.emulatorPort,
-      db: path.join(config.dataDir, 'emulator.sqlite3'),
+      db,
       detached: true,
       onSpawn: track,
       onOutput: prefixed('emulator'),
@@ -214,7 +215,7 @@ export function createLauncher(command) {
     console.log(`anon key: ${emulator.anonKey}`);
     console.log(`service_role key: ${emulator.serviceRoleKey}`);
     // The page gets the kind of key a hosted project hands out today.
-    return { url: emulator.url, key: emulator.publishableKey, emulatorPid: emulator.child.pid };
+    return { url: emulator.url, key: emulator.publishableKey, emulatorPid: emulator.child.pid, db };
   }
 
   /**

@@ -143,22 +143,36 @@ describe('npm run build with a hosted project configured and the logbook open', 
     name === 'createRealtimeClient' ||
     ['client_channel', 'client_getChannels', 'client_removeChannel', 'client_removeAllChannels'].includes(name);
 
-  test('the page ships two .wasm files: the logbook client and the live client', async () => {
+  test("the site ships three .wasm files: the logbook client, the live client and the owner's page's client", async () => {
     const assets = await readdir(path.join(outDir, 'assets'));
     assert.deepEqual(
       assets.filter((name) => name.endsWith('.wasm')).map((name) => name.replace(/-[\w-]{8}\.wasm$/, '')).sort(),
-      ['geocache_client_bg', 'geocache_live_bg'],
+      ['geocache_client_bg', 'geocache_live_bg', 'geocache_owner_bg'],
     );
+  });
+
+  test("owner.html: the visitor page's policy, no manifest, and nothing of it precached by the visitor's worker", async () => {
+    const owner = await readFile(path.join(outDir, 'owner.html'), 'utf8');
+    assert.deepEqual(policyOf(owner), { ...policyOf(html), 'script-src': policyOf(html)['script-src']?.filter((source) => !source.startsWith("'sha256-")) });
+    assert.doesNotMatch(owner, /rel="manifest"|geocache-early-paint/);
+    assert.doesNotMatch(html, /owner\.html|geocache_owner/);
+    const worker = await readFile(path.join(outDir, 'service-worker.js'), 'utf8');
+    assert.doesNotMatch(worker, /owner\.html|owner-[\w-]{8}\.(js|css)|geocache_owner/);
+    const owners = await wasmExports('geocache_owner_bg');
+    for (const used of ['client_auth', 'client_removeEntry', 'client_removedEntries', 'client_restoreEntry', 'client_channel']) {
+      assert.ok(owners.includes(used), `${used} missing from the owner's wasm`);
+    }
+    assert.ok(!owners.includes('client_storage') && !owners.includes('client_functions'), "storage or functions in the owner's wasm");
   });
 
   test('the logbook wasm has the reads and signs, and none of auth, storage, functions or Realtime', async () => {
     const names = await wasmExports('geocache_client_bg');
     const methods = names.filter((name) => name.startsWith('client_'));
-    for (const used of ['client_listEntries', 'client_signLogbook', 'client_signRequest']) {
+    for (const used of ['client_listEntries', 'client_signLogbook', 'client_signRequest', 'client_listChanges', 'client_entriesById']) {
       assert.ok(methods.includes(used), `${used} missing from ${methods.join(' ')}`);
     }
     // The npm package's clients are download time for visitors and nothing the page calls.
-    for (const left of ['client_auth', 'client_storage', 'client_functions']) {
+    for (const left of ['client_auth', 'client_storage', 'client_functions', 'client_removeEntry', 'client_restoreEntry']) {
       assert.ok(!methods.includes(left), `${left} shipped to visitors`);
     }
     // Realtime is the live wasm's: a first visit downloads it only after its first entries are painted.
@@ -266,6 +280,10 @@ describe('vite build reports the client\'s own configuration errors', () => {
       output.join('\n'),
     );
     assert.ok(existsSync(path.join(outDir, 'index.html')));
+    // The owner's page is built with the teaser too, and the retiring worker reloads every page it controlled but it.
+    assert.ok(existsSync(path.join(outDir, 'owner.html')));
+    const worker = await readFile(path.join(outDir, 'service-worker.js'), 'utf8');
+    assert.match(worker, /if \(!new URL\(client\.url\)\.pathname\.endsWith\('\/owner\.html'\)\) client\.navigate\(client\.url\);/);
     // The teaser paints nothing from the device: no inline script, and none allowed.
     const teaser = await readFile(path.join(outDir, 'index.html'), 'utf8');
     assert.doesNotMatch(teaser, /<script(?![^>]*\ssrc=)[^>]*>/);

@@ -30,6 +30,12 @@ const REST_TYPES: &'static str = r#"
 /** One logbook entry as the server stored it; `created_at` is the server's timestamp text. */
 export interface LogEntry { id: number; created_at: string; name: string; message: string }
 
+/** A removal or restore (or import) any device may learn of: `listChanges`. */
+export interface LogChange { seq: number; entryId: number; change: "removed" | "added" }
+
+/** A removed entry as the owner lists it: `removedEntries`. */
+export interface RemovedEntry { id: number; created_at: string; name: string; message: string; removed_at: string }
+
 /** What a visitor signs with. */
 export interface NewEntry { name: string; message: string }
 

@@ -13,7 +13,8 @@ precacheAndRoute(self.__WB_MANIFEST);
 // A new build's worker removes the caches of Workbox versions it no longer reads.
 cleanupOutdatedCaches();
 // Navigations within the site get the cached index.html, so a reload works offline.
-registerRoute(new NavigationRoute(createHandlerBoundToURL('index.html')));
+// The owner's page is not the visitor's: a navigation to it always goes to the network.
+registerRoute(new NavigationRoute(createHandlerBoundToURL('index.html'), { denylist: [/\/owner\.html$/] }));
 
 // A new build's worker waits until the visitor accepts it ("Reload" in the page, through workbox-window's
 // messageSkipWaiting), so a page is never swapped under files it still loads lazily.

@@ -59,6 +59,17 @@ impl Postgrest {
         self
     }
 
+    /// `POST /rpc/<function>` with a JSON object body of its arguments (postgrest-js's
+    /// `.rpc(function, args)`); `order`, `limit` and filters apply to the rows it returns.
+    pub fn rpc(&self, function: &str, json_args: impl Into<String>) -> Builder {
+        let mut builder = self.from("rpc");
+        builder.url.push('/');
+        builder
+            .url
+            .push_str(&percent_encode(function, Component::PathSegment));
+        builder.insert(json_args)
+    }
+
     /// Starts a request on `table`. Without a further call it is `GET` with no query.
     pub fn from(&self, table: &str) -> Builder {
         Builder {

@@ -24,6 +24,12 @@ impl Builder {
         self.filter(column, "gte", value)
     }
 
+    /// `column=in.(v1,v2,...)`: values go out as given, as postgrest-js's `.in()` sends numbers.
+    pub fn in_list(self, column: &str, values: &[String]) -> Self {
+        let list = format!("({})", values.join(","));
+        self.filter(column, "in", &list)
+    }
+
     /// `or=(filters)`: `filters` is PostgREST's logic-tree syntax and goes out as given, as
     /// postgrest-js's `.or(filters)` sends it; values in it that hold reserved characters must
     /// already be quoted.

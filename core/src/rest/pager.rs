@@ -69,7 +69,7 @@ impl Cursor {
 /// `id` as a filter value: a whole id (every id a `bigint` column holds) as an integer, without an exponent
 /// (42.0 is "42"), and any other as JSON writes it (not a `bigint` either way). f64's `Display` would do the same
 /// for whole ids, but it links a second float printer into the page's wasm, which every visitor downloads.
-fn id_text(id: f64) -> String {
+pub(crate) fn id_text(id: f64) -> String {
     /// 2^63: every whole f64 below it in magnitude is an exact i64.
     const I64_LIMIT: f64 = 9_223_372_036_854_775_808.0;
     if id.fract() == 0.0 && id.abs() < I64_LIMIT {
@@ -80,7 +80,7 @@ fn id_text(id: f64) -> String {
     }
 }
 
-fn quote(value: &str) -> String {
+pub(crate) fn quote(value: &str) -> String {
     let mut quoted = String::with_capacity(value.len() + 2);
     quoted.push('"');
     for c in value.chars() {

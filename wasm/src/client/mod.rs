@@ -4,9 +4,12 @@
 //! `signLogbook`'s options in `sign_options`, and the entries a read resolves to in
 //! [`entry_list`].
 
+mod changes;
 #[cfg(feature = "realtime")]
 mod channels;
 pub mod entry_list;
+#[cfg(feature = "auth")]
+mod moderation;
 mod options;
 mod sign_options;
 

@@ -1,9 +1,9 @@
 // The types the logbook's folders share: the client's entries and lists, the entries kept on the device, how a read
 // stands and what a live source tells the page. Types only, so any module may name them without importing another
 // module's code (the wasm client's types included: naming them loads nothing).
-import type { EntryList, ListOptions, LogEntry, NewEntry, PlainRequest, SignOptions } from 'geocache-client';
+import type { EntryList, ListOptions, LogChange, LogEntry, NewEntry, PlainRequest, SignOptions } from 'geocache-client';
 
-export type { EntryList, ListOptions, LogEntry, NewEntry, PlainRequest, SignOptions };
+export type { EntryList, ListOptions, LogChange, LogEntry, NewEntry, PlainRequest, SignOptions };
 
 /**
  * What the list reads: the entries, newest first, one field of one row at a time. An `EntryList`
@@ -48,6 +48,8 @@ export type LiveStatus = 'SUBSCRIBED' | 'TIMED_OUT' | 'CLOSED' | 'CHANNEL_ERROR'
 export interface LiveListener {
   /** A row inserted elsewhere (or by this page), as the server stored it. */
   readonly onEntry: (entry: KeptEntry) => void;
+  /** A row deleted (the owner removed the entry): only its id is sent. */
+  readonly onRemoved?: (id: number) => void;
   /**
    * The channel's status. 'SUBSCRIBED' comes again after every reconnect: events sent while the socket was down
    * are lost, so each one asks for a catch-up read.

@@ -1,5 +1,5 @@
 import { env } from '@/config/env';
-import { liveEntry } from '../live/live-entries';
+import { liveEntry, removedId } from '../live/live-entries';
 import { loadClientCode } from './client-code';
 import type { RealtimeChannel, RealtimeClient, RealtimePostgresChangesPayload } from './live-code';
 import { loadedLiveCode, loadLiveCode } from './live-code';
@@ -23,7 +23,7 @@ let joined: Joined | null = null;
 let realtimeClient: RealtimeClient | undefined;
 
 /**
- * The logbook's inserts over a realtime channel (postgres_changes INSERT on `public.geocache_logs`) of the live
+ * The logbook's inserts and removals over a realtime channel (postgres_changes INSERT and DELETE on `public.geocache_logs`) of the live
  * client (live-code.ts), created from the page's configuration and joined with its key. The client reconnects and
  * rejoins by itself, reporting 'SUBSCRIBED' again. A row that is not an entry is logged and skipped. Without a
  * client (the page's configuration: every read reports it) there is nothing to listen to.
@@ -107,6 +107,12 @@ function join(client: RealtimeClient): Joined {
       const entry = liveEntry(payload.new);
       if (entry === null) return console.error('Error reading a new entry:', payload.new);
       for (const listener of listeners) listener.onEntry(entry);
+    })
+    // Realtime sends every subscription that listens for deletes the removed row's id, whatever its role may read.
+    .on('postgres_changes', { event: 'DELETE', schema: 'public', table: TABLE }, (payload: RealtimePostgresChangesPayload) => {
+      const id = removedId(payload.old);
+      if (id === null) return console.error('Error reading a removed entry:', payload.old);
+      for (const listener of listeners) listener.onRemoved?.(id);
     })
     .subscribe((status, error) => {
       if (status === 'CHANNEL_ERROR' || status === 'TIMED_OUT') console.warn(`Live entries: ${status}`, error);

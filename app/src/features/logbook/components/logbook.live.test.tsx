@@ -28,11 +28,13 @@ vi.mock('./sign-form', async (importOriginal) => {
 /** The client's realtime channel as supabase-js shapes it, driven by the test. */
 class FakeChannel {
   readonly joins: { type: string; filter: unknown }[] = [];
-  insert: ((payload: { new: unknown }) => void) | undefined;
+  insert: ((payload: { new: unknown; old?: unknown }) => void) | undefined;
+  remove: ((payload: { new?: unknown; old: unknown }) => void) | undefined;
   status: ((status: LiveStatus, error?: unknown) => void) | undefined;
-  on(type: string, filter: unknown, callback: (payload: { new: unknown }) => void) {
+  on(type: string, filter: { event: string }, callback: (payload: { new?: unknown; old?: unknown }) => void) {
     this.joins.push({ type, filter });
-    this.insert = callback;
+    if (filter.event === 'DELETE') this.remove = callback;
+    else this.insert = callback;
     return this;
   }
   subscribe(callback: (status: LiveStatus, error?: unknown) => void) {
@@ -60,13 +62,15 @@ beforeEach(async () => {
   await new Promise((resolve) => setTimeout(resolve));
   // A device that keeps a copy, empty at first: the first read is whole.
   vi.stubGlobal('indexedDB', new IDBFactory());
+  // The removals this device learned, and the first-frame cards, are the previous test's device's.
+  localStorage.clear();
   channels = [];
   listEntries.mockReset();
   signLogbook.mockReset();
   removeChannel.mockReset().mockResolvedValue('ok');
   channel.mockClear();
   vi.mocked(getClient).mockReset();
-  vi.mocked(getClient).mockReturnValue({ listEntries, signLogbook } as unknown as ReturnType<typeof getClient>);
+  vi.mocked(getClient).mockReturnValue({ listEntries, signLogbook, newestChange: () => Promise.resolve(0) } as unknown as ReturnType<typeof getClient>);
   liveLoaded = false;
   vi.mocked(loadedLiveCode).mockImplementation(() => (liveLoaded ? liveModule : undefined));
   vi.mocked(loadLiveCode).mockReset().mockImplementation(() => {
@@ -129,7 +133,28 @@ describe('the live logbook', () => {
     expect(channel).toHaveBeenCalledWith('geocache_logs', { config: {} });
     expect(live().joins).toEqual([
       { type: 'postgres_changes', filter: { event: 'INSERT', schema: 'public', table: 'geocache_logs' } },
+      { type: 'postgres_changes', filter: { event: 'DELETE', schema: 'public', table: 'geocache_logs' } },
     ]);
+  });
+
+  it('drops an entry the owner removed, without a reload or a word in the live region, and never shows it again', async () => {
+    await renderSubscribed([cy, bo, ann]);
+    const said = status().textContent;
+    act(() => live().remove?.({ old: { id: bo.id } }));
+    await waitFor(() => expect(shownNames()).toEqual(['Cy', 'Ann']));
+    expect(status().textContent).toBe(said);
+    // Heard again as an insert of a new sign, it is no removal: only a restore brings it back (below).
+    expect(JSON.parse(localStorage.getItem('geocache-logbook-removals') ?? '{}')).toMatchObject({ removed: [bo.id] });
+  });
+
+  it('shows an entry put back by the owner at its place by time, not on top, and says nothing of it', async () => {
+    await renderSubscribed([cy, bo, ann]);
+    act(() => live().remove?.({ old: { id: bo.id } }));
+    await waitFor(() => expect(shownNames()).toEqual(['Cy', 'Ann']));
+    const said = status().textContent;
+    insert(bo);
+    await waitFor(() => expect(shownNames()).toEqual(['Cy', 'Bo', 'Ann']));
+    expect(status().textContent).toBe(said);
   });
 
   it('shows an entry signed elsewhere on top, without a read, and announces it', async () => {

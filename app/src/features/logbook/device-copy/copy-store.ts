@@ -3,6 +3,7 @@ import { COPY_DB, HEAD_KEY, REST_KEY, WHOLE_KEY } from './copy-database';
 import { joinCopy, readWhole, splitCopy, type StoredRest } from './copy-layout';
 import { keepFirstCards } from './first-cards';
 import { newestFirst } from './newest-first';
+import { withoutRemoved } from './removals';
 import type { CopyTimes, KeptCopy, KeptEntry, KeptHead } from '../types';
 
 /**
@@ -63,7 +64,8 @@ export async function openDeviceCopy(): Promise<DeviceCopy | null> {
       return joinCopy(head, rest);
     },
     async replace(entries, times) {
-      const plain = newestFirst(entries).map(({ id, created_at, name, message }) => ({ id, created_at, name, message }));
+      // Never an entry this device learned was removed, whichever read brought it back.
+      const plain = withoutRemoved(newestFirst(entries)).map(({ id, created_at, name, message }) => ({ id, created_at, name, message }));
       const { head, rest } = splitCopy(plain, times);
       const transaction = db.transaction('copy', 'readwrite');
       const requests: Promise<unknown>[] = [];

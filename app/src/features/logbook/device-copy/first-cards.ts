@@ -1,5 +1,6 @@
 import { PAINTED_CARDS } from '../first-paint/paint-entries';
 import type { KeptEntry } from '../types';
+import { withoutRemoved } from './removals';
 
 /**
  * The newest entries of the copy, as many as the served page paints, also kept in localStorage under this key:
@@ -32,7 +33,10 @@ export function readFirstCards(): KeptEntry[] | null {
     const text = localStorage.getItem(FIRST_CARDS_KEY);
     if (text === null) return null;
     const { entries } = JSON.parse(text) as { entries?: unknown };
-    return Array.isArray(entries) && entries.length > 0 && entries.every(isEntry) ? entries : null;
+    if (!Array.isArray(entries) || !entries.every(isEntry)) return null;
+    // A removal learned since they were kept is not painted (device-copy/learn-removals.ts also rewrites them).
+    const shown = withoutRemoved(entries);
+    return shown.length > 0 ? shown : null;
   } catch {
     return null;
   }

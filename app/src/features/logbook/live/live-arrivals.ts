@@ -25,6 +25,17 @@ export interface LiveArrivalsOptions {
   readonly keeper: ArrivalKeeper;
 }
 
+/**
+ * What the reads do with the owner's actions heard live: a removal drops the entry; a restore (an insert of an entry
+ * the page saw removed, or an older one) takes its place by `created_at`, and is no arrival (the live region says
+ * nothing of either).
+ */
+export interface LiveAmends {
+  readonly removed: (id: number) => void;
+  /** True when `entry` was taken as a restore. */
+  readonly restored: (entry: KeptEntry) => boolean;
+}
+
 /** Hears of entries shown for the first time, live or by a catch-up read. */
 export type ArrivalListener = (entries: readonly KeptEntry[]) => void;
 
@@ -50,9 +61,12 @@ export class LiveArrivals {
   /** Counts the catch-up reads: only the latest one's rows are shown. */
   private catchUps = 0;
 
-  constructor(options: LiveArrivalsOptions, changed: () => void) {
+  private readonly amends: LiveAmends | undefined;
+
+  constructor(options: LiveArrivalsOptions, changed: () => void, amends?: LiveAmends) {
     this.options = options;
     this.changed = changed;
+    this.amends = amends;
   }
 
   /** The arrivals the reads' list does not hold, newest first. */
@@ -117,7 +131,14 @@ export class LiveArrivals {
     whenIdle(() => {
       if (this.listening !== listening) return;
       listening.stop = source.listen({
-        onEntry: (entry) => this.receive([entry], false),
+        onEntry: (entry) => {
+          if (this.amends?.restored(entry) !== true) this.receive([entry], false);
+        },
+        onRemoved: (id) => {
+          const still = this.arrived.filter((entry) => entry.id !== id);
+          if (still.length !== this.arrived.length) this.arrived = still;
+          this.amends?.removed(id);
+        },
         onStatus: (status) => {
           if (status === 'SUBSCRIBED') this.catchUp();
         },

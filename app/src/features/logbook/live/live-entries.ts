@@ -11,3 +11,10 @@ export function liveEntry(row: unknown): KeptEntry | null {
   if (typeof created_at !== 'string' || typeof name !== 'string' || typeof message !== 'string') return null;
   return { id, created_at, name, message };
 }
+
+/** The id of a deleted row's payload (`payload.old`, which holds only the primary key), or null when it has none. */
+export function removedId(row: unknown): number | null {
+  if (typeof row !== 'object' || row === null) return null;
+  const { id } = row as Record<string, unknown>;
+  return typeof id === 'number' && Number.isSafeInteger(id) ? id : null;
+}

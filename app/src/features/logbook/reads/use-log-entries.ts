@@ -1,7 +1,9 @@
 import { useEffect, useLayoutEffect, useState, useSyncExternalStore } from 'react';
 import { startEntryPages } from '../api/entry-pages';
 import { liveChannel } from '../api/live-channel';
+import { clientChanges } from '../api/read-changes';
 import { readNewer } from '../api/read-newer';
+import { catchUpChanges } from '../device-copy/changes-catch-up';
 import { openDeviceCopy } from '../device-copy/copy-store';
 import { earlyReadFound } from '../device-copy/early-read';
 import { ArrivalKeeper } from '../live/arrival-keeper';
@@ -19,6 +21,7 @@ function pageReads(): VisitReads {
     // it holds more: the whole copy follows with the plan).
     keptBefore: peekPrefetched()?.settled?.kept ?? earlyReadFound(),
     live: { source: liveChannel, readNewer, keeper: new ArrivalKeeper(openDeviceCopy) },
+    changes: (known) => catchUpChanges(clientChanges, known),
   });
 }
 

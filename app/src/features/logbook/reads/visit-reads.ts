@@ -1,13 +1,18 @@
 import { whenIdle } from '@/lib/when-idle';
 import { isClientLoadFailure } from '../api/client-code';
 import type { EntryPages } from '../api/entry-pages';
-import { mergeNewer } from '../device-copy/catch-up';
+import { mergeNewer, OVERLAP_MS } from '../device-copy/catch-up';
+import type { CaughtUpChanges } from '../device-copy/changes-catch-up';
+import { learnRemovals } from '../device-copy/learn-removals';
+import { instantMicros, newestFirst } from '../device-copy/newest-first';
+import { readRemovals, removedIds, type Removals } from '../device-copy/removals';
 import { keepCopy, type DeviceCopy } from '../device-copy/copy-store';
 import { plainRows } from '../device-copy/plain-rows';
 import { idsOf, withArrivals } from '../live/arrivals';
 import { LiveArrivals, type ArrivalListener, type LiveArrivalsOptions, type ReadList } from '../live/live-arrivals';
 import type { CopyTimes, EntryList, EntryRows, KeptCopy, KeptEntry, ReadState } from '../types';
 import type { FirstRead, VisitPlan } from './first-read';
+import { amendedRows } from './amended-rows';
 import { ListMemory, type Shown } from './list-memory';
 
 /** What the logbook shows of the visit's reads: one snapshot, replaced whenever any of it changes. */
@@ -35,6 +40,11 @@ export interface ReadSources {
   /** The copy found before the logbook rendered, if any: shown at once. */
   readonly keptBefore: KeptCopy | null | undefined;
   readonly live: LiveArrivalsOptions;
+  /**
+   * The owner's removals and restores since this device's cursor (device-copy/changes-catch-up.ts), read once per
+   * visit; none without it.
+   */
+  readonly changes?: (known: Removals) => Promise<CaughtUpChanges>;
   /** The time, ms since the epoch. */
   readonly now?: () => number;
 }
@@ -49,6 +59,10 @@ interface ReadsState {
   readonly kept: EntryRows | null;
   readonly updatedAt: number | null;
   readonly read: ReadState;
+  /** The ids this device learned were removed: never shown, whichever read or copy holds them. */
+  readonly removed: ReadonlySet<number>;
+  /** Entries put back (or imported) since the copy: shown at their place by created_at. */
+  readonly restored: readonly KeptEntry[];
 }
 
 /** The list before anything is read or found. Its readers are never called: it has no rows. */
@@ -81,13 +95,24 @@ export class VisitReads {
   private latest = 0;
   /** The device's copy, once a read has opened it; the reads keep what they read there. */
   private copy: Promise<DeviceCopy | null> | null = null;
+  /** The changes' cursor, recorded once the copy holds the entries they added back. */
+  private cursorToKeep: number | null = null;
+  private lastAmended: { base: EntryRows; removed: ReadonlySet<number>; restored: readonly KeptEntry[]; rows: EntryRows } | null = null;
 
   constructor(sources: ReadSources) {
     this.sources = sources;
     this.now = sources.now ?? Date.now;
-    this.live = new LiveArrivals(sources.live, () => this.refresh());
+    this.live = new LiveArrivals(sources.live, () => this.refresh(), { removed: this.removedLive, restored: this.restoredLive });
     const found = sources.keptBefore;
-    this.state = { shown: null, caughtUp: null, kept: found ? plainRows(found.entries) : null, updatedAt: found?.updatedAt ?? null, read: 'loading' };
+    this.state = {
+      shown: null,
+      caughtUp: null,
+      kept: found ? plainRows(found.entries) : null,
+      updatedAt: found?.updatedAt ?? null,
+      read: 'loading',
+      removed: removedIds(),
+      restored: [],
+    };
     this.refresh();
   }
 
@@ -106,6 +131,7 @@ export class VisitReads {
     this.opened = true;
     this.live.open();
     this.readFirst();
+    this.readChanges();
   }
 
   /**
@@ -129,6 +155,71 @@ export class VisitReads {
   /** What React has just committed to the screen: the lists no snapshot on screen, or about to be, reads are freed. */
   rendered(view: LogEntries): void {
     this.memory.committed(this.shownIn.get(view) ?? null);
+  }
+
+  /** An entry removed while the page is open: dropped now, and never painted on this device again. */
+  private readonly removedLive = (id: number): void => {
+    learnRemovals([id], []);
+    if (this.state.removed.has(id)) return;
+    this.set({ removed: new Set([...this.state.removed, id]), restored: this.state.restored.filter((entry) => entry.id !== id) });
+  };
+
+  /**
+   * An insert heard live that is the owner putting an entry back: one this page saw removed, or one older than the
+   * newest shown by more than a sign's commit can lag (OVERLAP_MS). It is shown at its place, not as an arrival.
+   */
+  private readonly restoredLive = (entry: KeptEntry): boolean => {
+    const rows = this.list.rows;
+    const older = rows.length > 0 && instantMicros(entry.created_at) < instantMicros(rows.createdAt(0)) - OVERLAP_MS * 1000;
+    if (!this.state.removed.has(entry.id) && !older) return false;
+    learnRemovals([], [entry.id]);
+    this.restore([], [entry]);
+    return true;
+  };
+
+  private restore(removed: readonly number[], added: readonly KeptEntry[]): void {
+    const back = new Set(added.map((entry) => entry.id));
+    const ids = new Set([...this.state.removed, ...removed].filter((id) => !back.has(id)));
+    const restored = newestFirst([...added, ...this.state.restored]).filter((entry) => !ids.has(entry.id));
+    this.set({ removed: ids, restored });
+  }
+
+  /**
+   * Learns the removals and restores since this device last read them, beside the visit's first read. Offline (or
+   * any failure) nothing changes: the copy shows as it was, and the next visit that reads catches up.
+   */
+  private readChanges(): void {
+    const { changes } = this.sources;
+    if (changes === undefined) return;
+    changes(readRemovals()).then(
+      ({ removed, added, cursor }) => {
+        if (!this.opened) return;
+        learnRemovals(removed, added.map((entry) => entry.id), added.length === 0 ? cursor : undefined);
+        this.restore(removed, added);
+        if (added.length === 0) return;
+        // Recorded once the copy holds them: their created_at may be older than any later catch-up read reaches.
+        this.cursorToKeep = cursor;
+        if (this.state.read === 'loaded') this.keepOnDevice(this.shownEntries(), { updatedAt: this.now(), reconciledAt: this.now() });
+      },
+      (error: unknown) => console.warn('Could not catch up on removed entries:', error),
+    );
+  }
+
+  /** The list the reads show now (arrivals aside), as plain entries. */
+  private shownEntries(): KeptEntry[] {
+    const rows = this.amended(this.state.shown?.rows ?? this.state.caughtUp ?? this.state.kept ?? NO_ENTRIES);
+    const ids = rows.ids();
+    return Array.from(ids, (id, index) => ({ id, created_at: rows.createdAt(index), name: rows.name(index), message: rows.message(index) }));
+  }
+
+  /** `rows` as amended by what the device learned; the same object for the same inputs, so refreshes stay cheap. */
+  private amended(rows: EntryRows): EntryRows {
+    const { removed, restored } = this.state;
+    const last = this.lastAmended;
+    if (last !== null && last.base === rows && last.removed === removed && last.restored === restored) return last.rows;
+    const amended = amendedRows(rows, removed, restored);
+    this.lastAmended = { base: rows, removed, restored, rows: amended };
+    return amended;
   }
 
   private readFirst(): void {
@@ -219,7 +310,15 @@ export class VisitReads {
 
   private keepOnDevice(entries: readonly KeptEntry[], times: CopyTimes): void {
     if (this.copy === null) return;
-    void keepCopy(this.copy, entries, times).then((kept) => {
+    const { restored } = this.state;
+    const cursor = this.cursorToKeep;
+    // The entries put back are kept too (removed ones never are: copy-store.ts).
+    const all = restored.length === 0 ? entries : newestFirst([...entries, ...restored]);
+    void keepCopy(this.copy, all, times).then((kept) => {
+      if (kept && cursor !== null) {
+        learnRemovals([], [], cursor);
+        if (this.cursorToKeep === cursor) this.cursorToKeep = null;
+      }
       if (kept && this.opened) this.set({ updatedAt: times.updatedAt });
     });
   }
@@ -234,13 +333,14 @@ export class VisitReads {
 
   /** Makes the snapshot anew (the list, then the arrivals over it) and tells every subscriber. */
   private refresh(): void {
-    const { shown, caughtUp, kept, updatedAt, read } = this.state;
-    const rows = shown?.rows ?? caughtUp ?? kept ?? NO_ENTRIES;
+    const { shown, caughtUp, kept, updatedAt, read, removed } = this.state;
+    const rows = this.amended(shown?.rows ?? caughtUp ?? kept ?? NO_ENTRIES);
     const ids = rows === this.list.rows ? this.list.ids : idsOf(rows);
     this.list = { rows, ids, settled: read !== 'loading' };
     this.live.over(this.list);
+    const arrived = removed.size === 0 ? this.live.entries : this.live.entries.filter((entry) => !removed.has(entry.id));
     this.view = {
-      entries: withArrivals(this.live.entries, rows, ids),
+      entries: withArrivals(arrived, rows, ids),
       fromDevice: shown === null && caughtUp === null && kept !== null,
       updatedAt,
       read,
