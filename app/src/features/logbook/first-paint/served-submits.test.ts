@@ -53,7 +53,7 @@ describe('randomKey', () => {
 
   it('is a version 4 UUID, from random bytes where randomUUID is missing', () => {
     expect(randomKey()).toMatch(UUID_V4);
-    const bytesOnly = { getRandomValues: <T extends ArrayBufferView>(array: T) => crypto.getRandomValues(array) } as unknown as Crypto;
+    const bytesOnly = { getRandomValues: (array: Uint8Array<ArrayBuffer>) => crypto.getRandomValues(array) } as unknown as Crypto;
     const key = randomKey(bytesOnly);
     expect(key).toMatch(UUID_V4);
     expect(key).not.toBe(randomKey(bytesOnly));
