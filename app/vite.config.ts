@@ -11,6 +11,7 @@ import { prerenderLogbook } from './build/prerender-logbook.ts';
 import { prerenderTeaser } from './build/prerender-teaser.ts';
 import { productionPage } from './build/production-page.ts';
 import { serviceWorker } from './build/service-worker.ts';
+import { stylesheetsFirstPlugin } from './build/stylesheets-first.ts';
 
 const fromHere = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const clientPackageDir = fromHere('../wasm/pkg');
@@ -31,6 +32,8 @@ export default defineConfig(({ mode }) => {
       preloadLogbook({ logbookOpen }),
       serviceWorker({ logbookOpen }),
       deferManifestLink({ logbookOpen }),
+      // Once the head is complete: its stylesheets, which the served form's first paint waits for, are asked for first.
+      stylesheetsFirstPlugin(),
       precompress(),
     ],
     resolve: {

@@ -3,8 +3,8 @@
 // `npm run bench`: our logbook page against the same page built with supabase-js + zod, and the emulator under
 // load. Writes bench/results/latest.json (every figure) and bench/results/latest.md (the tables); then the mobile
 // profile: bench/results/mobile.{json,md} and the wasm by function, bench/results/wasm-functions.md, and the owner's
-// page on it, bench/results/owner.{json,md}; then the live
-// logbook: bench/results/live.{json,md}. Not part of
+// page on it, bench/results/owner.{json,md}; then the live logbook: bench/results/live.{json,md}; then the field
+// visit: bench/results/field.{json,md}. Not part of
 // `npm test`. Node built-ins only until bench/node_modules is installed.
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -97,6 +97,20 @@ async function main() {
     await writeFile(path.join(resultsDir, 'live.json'), `${JSON.stringify(results, null, 2)}\n`);
     await writeFile(path.join(resultsDir, 'live.md'), `${live.renderLiveMarkdown(results)}\n`);
     written.push('live.md', 'live.json');
+    targets.push(...results.targets);
+  }
+  if (options.field) {
+    const field = await import('./lib/field-bench.mjs');
+    const { renderFieldMarkdown } = await import('./lib/field-report.mjs');
+    let results;
+    try {
+      results = await field.runFieldBenchmark(options);
+    } finally {
+      await bench.cleanUp();
+    }
+    await writeFile(path.join(resultsDir, 'field.json'), `${JSON.stringify(results, null, 2)}\n`);
+    await writeFile(path.join(resultsDir, 'field.md'), `${renderFieldMarkdown(results)}\n`);
+    written.push('field.md', 'field.json');
     targets.push(...results.targets);
   }
   const lines = targets.map((/** @type {any} */ t) => `  ${t.met === null ? '-   ' : t.met ? 'met ' : 'NOT '} ${t.target}: ${t.measured}`);

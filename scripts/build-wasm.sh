@@ -22,6 +22,15 @@ use_wasm_toolchain
 # wasm-pack runs the first wasm-opt on PATH: the npm binaryen one, never Debian's (it corrupts wasm-bindgen output).
 PATH="$repo_root/node_modules/.bin:$PATH"
 build=(wasm-pack build wasm --release --target bundler --weak-refs --out-name geocache_client)
+# Panic locations name their source files: without this the .wasm carries this machine's paths to the crates
+# registry and the checkout, bytes every visit downloads that say nothing to anyone else. Appended to the caller's
+# flags (a RUSTFLAGS of their own still applies).
+remap=("--remap-path-prefix=$repo_root=geocache")
+for registry in "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/; do
+  remap+=("--remap-path-prefix=${registry%/}=crates")
+done
+RUSTFLAGS="${RUSTFLAGS:+$RUSTFLAGS }${remap[*]}"
+export RUSTFLAGS
 
 if [[ "${1:-}" == bench ]]; then
   shift

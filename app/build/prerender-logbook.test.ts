@@ -4,7 +4,7 @@ import { createElement, type ComponentType } from 'react';
 import { renderToString } from 'react-dom/server';
 import type { IndexHtmlTransformContext } from 'vite';
 import { describe, expect, it, vi } from 'vitest';
-import { disableControls, logbookShellHtml, prerenderLogbook, withoutStyleAttributes } from './prerender-logbook.ts';
+import { logbookShellHtml, NOSCRIPT_NOTE, prerenderLogbook, withNoscriptNote, withoutStyleAttributes } from './prerender-logbook.ts';
 
 // The component is TSX, which this Node-side project does not compile; Vitest loads it at run time.
 const LOGBOOK_COMPONENT = '../src/features/logbook/components/logbook.tsx';
@@ -26,24 +26,21 @@ async function transform(html: string, logbookOpen: boolean, css: string[] | nul
 }
 
 describe('prerender-logbook', () => {
-  it('renders the page\'s own Logbook component, with its controls disabled and no style attribute', async () => {
+  it('renders the page\'s own Logbook component, its form taking input, with the note for browsers without scripts', async () => {
     const { Logbook } = (await import(LOGBOOK_COMPONENT)) as { Logbook: ComponentType };
     const shell = await logbookShellHtml();
-    expect(shell).toBe(disableControls(withoutStyleAttributes(renderToString(createElement(Logbook)))));
+    expect(shell).toBe(withNoscriptNote(withoutStyleAttributes(renderToString(createElement(Logbook)))));
     expect(shell).toContain('<h1>Geocache Signing Page</h1>');
     expect(shell).toContain('<h2 id="logbook-entries-heading">Logbook Entries</h2>');
-    // Disabled by the component itself (the client is not ready at build time), and by disableControls whatever it does.
-    expect(shell).toMatch(/<label for="name">Name:<\/label><input [^>]*\bdisabled=""[^>]*\/>/);
-    expect(shell).toMatch(/<textarea [^>]*id="message"[^>]*\bdisabled=""/);
-    expect(shell).toMatch(/<button [^>]*\bdisabled=""[^>]*>Sign Logbook<\/button>/);
+    // The served form takes input before any script runs; the inline script takes its submits.
+    expect(shell).not.toContain('disabled');
+    expect(shell).toMatch(/<button [^>]*type="submit"[^>]*>Sign Logbook<\/button><\/form><noscript>/);
     expect(shell).not.toContain('style=');
   });
 
-  it('disables every control once, whatever its attributes', () => {
-    expect(disableControls('<input id="a"/><textarea rows="4"></textarea><select></select><button disabled="">x</button><p>input</p>')).toBe(
-      '<input disabled="" id="a"/><textarea disabled="" rows="4"></textarea><select disabled=""></select><button disabled="">x</button><p>input</p>',
-    );
-    expect(disableControls('<input data-disabled="no"/>')).toBe('<input disabled="" data-disabled="no"/>');
+  it('writes the note once, after the sign form, and refuses a page without one', () => {
+    expect(withNoscriptNote('<form class="sign-form"></form><form></form>')).toBe(`<form class="sign-form"></form>${NOSCRIPT_NOTE}<form></form>`);
+    expect(() => withNoscriptNote('<p>no form</p>')).toThrow(/no sign form/);
   });
 
   it('drops style attributes only', () => {

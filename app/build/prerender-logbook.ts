@@ -14,17 +14,19 @@ const LOGBOOK_COMPONENT = fromHere('../src/features/logbook/components/logbook.t
 /** The empty mount point in index.html that the shell is written into. */
 const EMPTY_ROOT = /<div id="root">\s*<\/div>/;
 
-/** A form control's start tag (React escapes `>` in attribute values, so the first `>` ends the tag). */
-const CONTROL = /<(input|textarea|select|button)\b([^>]*)>/g;
+/** The end of the sign form, after which the served page says what signing needs. */
+const FORM_END = '</form>';
+
+/** What the served form says where scripts do not run: its own submission is refused by the page's policy. */
+export const NOSCRIPT_NOTE = '<noscript><p class="sign-noscript">Signing the logbook needs JavaScript, which is off in this browser.</p></noscript>';
 
 /**
- * `html` with every form control disabled: the prerendered form is shown before any script runs and cannot
- * sign anything until the page's own form takes its place.
+ * `html` with the note that signing needs JavaScript after the sign form, for browsers without it: the served form
+ * takes input from its first paint, and the inline script takes its submits (first-paint/served-submits.ts).
  */
-export function disableControls(html: string): string {
-  return html.replace(CONTROL, (tag, name: string, attributes: string) =>
-    /\sdisabled(?=[\s=/]|$)/.test(attributes) ? tag : `<${name} disabled=""${attributes}>`,
-  );
+export function withNoscriptNote(html: string): string {
+  if (!html.includes(FORM_END)) throw new Error('prerender-logbook: the logbook rendered no sign form.');
+  return html.replace(FORM_END, () => `${FORM_END}${NOSCRIPT_NOTE}`);
 }
 
 /** A style attribute, which the Content-Security-Policy (no 'unsafe-inline') refuses in served HTML. */
@@ -42,7 +44,7 @@ export function withoutStyleAttributes(html: string): string {
 /**
  * The open logbook as HTML, rendered in Node from the page's own component (src/features/logbook/components/
  * logbook.tsx, loaded through Vite, so its TSX, CSS imports and `@/` paths work) before any entry is read: the
- * title, the sign form (disabled) and the entries' heading. The wasm client is replaced by a stub that rendering
+ * title, the sign form (taking input before any script runs) and the entries' heading. The wasm client is replaced by a stub that rendering
  * never calls.
  */
 export async function logbookShellHtml(): Promise<string> {
@@ -57,7 +59,7 @@ export async function logbookShellHtml(): Promise<string> {
       plugins: [withoutStylesheets()],
     });
     Logbook = module.Logbook;
-    return disableControls(withoutStyleAttributes(renderToString(createElement(Logbook))));
+    return withNoscriptNote(withoutStyleAttributes(renderToString(createElement(Logbook))));
   } catch (error) {
     throw new Error(`prerender-logbook: could not render the logbook at build time: ${String(error)}`, { cause: error });
   }
@@ -89,7 +91,7 @@ export function logbookStylesheets(bundle: OutputBundle): string[] {
  * `vite build` with the logbook open: writes the logbook's shell (prerendered from its component) into index.html
  * and links the logbook's stylesheet, so the title, the form and the entries' heading are painted, styled, before
  * any script runs, and offline from the service worker's copy. main.tsx then renders the page over it in one
- * commit (React replaces the root's content), with the form enabled. Vite's loader skips a stylesheet that is
+ * commit (React replaces the root's content), keeping what was typed into the form. Vite's loader skips a stylesheet that is
  * already linked, so the logbook's is not loaded twice.
  */
 export function prerenderLogbook({ logbookOpen }: { logbookOpen: boolean }): Plugin {

@@ -12,7 +12,7 @@ import { cleanups, gitState, startRun } from './bench.mjs';
 import { MOBILE_PROFILE, MOBILE_VIEWPORT } from './mobile-profile.mjs';
 import { evaluateMobileTargets, summarizeRuns } from './mobile-targets.mjs';
 import { measureMobileVisits } from './mobile-visits.mjs';
-import { buildOurs, buildPage, projects } from './pages.mjs';
+import { buildOurs, buildPage, previewOurs, projects } from './pages.mjs';
 import { countEntries, seed } from './rest.mjs';
 import { startStaticServer } from './static-server.mjs';
 import { analyseWasmFile, buildNamedPageWasm, renderWasmFunctions } from './wasm-functions.mjs';
@@ -86,6 +86,19 @@ export async function runMobileBenchmark(options) {
     points.push(byPage.ours, byPage.peer);
   }
 
+  // Our build behind `vite preview` (`npm run preview`) too, at the last N: a host whose headers differ from the static
+  // host's (no long-lived caching of the hashed assets), as many owners' hosts do.
+  const previewN = options.mobileSizes[options.mobileSizes.length - 1];
+  const preview = await previewOurs(outDirs.ours);
+  cleanups.push(() => preview.stop());
+  /** @type {import('./mobile-targets.mjs').MobileRun[]} */
+  const previewRuns = [];
+  for (let index = 0; index < options.mobileRuns; index += 1) {
+    const measured = await measureMobileVisits({ url: preview.url, timeoutMs: options.timeoutMs, buildFiles: buildFiles.ours });
+    previewRuns.push(measured.run);
+    log(`N=${previewN} ours behind vite preview run ${index + 1}/${options.mobileRuns}: first visit ${ms(measured.run.firstMs)}, repeat ${ms(measured.run.repeatMs)}`);
+  }
+
   log('the page\'s first wasm by function (a named twin of its build)');
   // The logbook's wasm, which the first entries wait for; the live entries' (geocache_live_bg) loads after them.
   const wasmFiles = (await readdir(path.join(outDirs.ours, 'assets'))).filter(
@@ -125,6 +138,7 @@ export async function runMobileBenchmark(options) {
     points,
     summaries: points.map((p) => ({ n: p.n, page: p.page, ...summarizeRuns(p.runs, options.timeoutMs) })),
     details,
+    previewHost: { n: previewN, ...summarizeRuns(previewRuns, options.timeoutMs) },
     wasm: wasmFunctions && {
       shippedPath: wasmFunctions.shippedPath,
       shippedBytes: wasmFunctions.shipped.totalBytes,

@@ -4,15 +4,23 @@
 // worker: a fetch the worker makes itself (its precache, a network-first answer) runs on the worker's own target,
 // so without this a page with a service worker would get part of its network unthrottled.
 
+/**
+ * @typedef {object} NetworkProfile
+ * @property {number} latencyMs
+ * @property {number} downloadKbitPerSecond
+ * @property {number} uploadKbitPerSecond
+ * @property {number} cpuSlowdown
+ */
+
 /** 150 ms round trip, 1.6 Mbit/s down, 750 kbit/s up; the CPU 4 times slower than this machine's. */
-export const MOBILE_PROFILE = Object.freeze({ latencyMs: 150, downloadKbitPerSecond: 1600, uploadKbitPerSecond: 750, cpuSlowdown: 4 });
+export const MOBILE_PROFILE = /** @type {Readonly<NetworkProfile>} */ (Object.freeze({ latencyMs: 150, downloadKbitPerSecond: 1600, uploadKbitPerSecond: 750, cpuSlowdown: 4 }));
 
 /** A phone-sized viewport (the same for both pages). */
 export const MOBILE_VIEWPORT = Object.freeze({ width: 412, height: 915 });
 
 /**
  * `Network.emulateNetworkConditions` parameters: throughput in bytes a second.
- * @param {typeof MOBILE_PROFILE} profile
+ * @param {Readonly<NetworkProfile>} profile
  * @param {boolean} offline
  */
 export function networkConditions(profile, offline) {
@@ -37,7 +45,7 @@ export function networkConditions(profile, offline) {
  * starts (service workers included) before that worker runs its first line.
  * @param {import('playwright-core').BrowserContext} context
  * @param {import('playwright-core').Page} page
- * @param {typeof MOBILE_PROFILE} [profile]
+ * @param {Readonly<NetworkProfile>} [profile]
  * @returns {Promise<ProfileControl>}
  */
 export async function applyMobileProfile(context, page, profile = MOBILE_PROFILE) {

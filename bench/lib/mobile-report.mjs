@@ -78,6 +78,14 @@ export function renderMobileMarkdown(results) {
     ),
   );
   out.push('');
+  if (results.previewHost) {
+    const p = results.previewHost;
+    out.push(
+      `Ours behind \`vite preview\` (\`npm run preview\`) at N = ${p.n.toLocaleString('en')}, the same visits: first visit ` +
+        `${formatSummary(p.first, 'ms')}, repeat visit ${formatSummary(p.repeat, 'ms')}.`,
+    );
+    out.push('');
+  }
   out.push('## What a first visit downloads, and when');
   out.push('');
   out.push(

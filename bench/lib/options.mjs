@@ -20,6 +20,12 @@ export const USAGE = `Usage: npm run bench -- [options]
                        leaves latest.* as they are)
   --no-mobile          skip the mobile profile
 
+  The field visit (400 ms RTT, 400 kbit/s down, 200 kbit/s up, CPU 4x slower, 390 px, 200 entries; cold visits,
+  typing for 10 s, then a sign):
+  --field-runs K       cold visits per page (default 3; 1 with --quick)
+  --field-only         only the field visit (writes field.*, leaves the other results as they are)
+  --no-field           skip the field visit
+
   The live logbook (an insert over REST to the open page painting it; the heap of a page left open):
   --live-size N        the entry count of the live logbook (default 10000)
   --live-samples K     inserts timed one at a time (default 50; 10 with --quick)
@@ -44,6 +50,8 @@ export const USAGE = `Usage: npm run bench -- [options]
  * @property {boolean} desktop            run the existing measurements (not with --mobile-only)
  * @property {boolean} mobile             run the mobile profile (not with --no-mobile)
  * @property {boolean} live               run the live logbook (not with --no-live)
+ * @property {boolean} field              run the field visit (not with --no-field)
+ * @property {number} fieldRuns           cold visits per page in the field visit
  * @property {number} liveSize            entries in the live logbook
  * @property {number} liveSamples         inserts timed one at a time
  * @property {number} liveSeconds         seconds of the heap run
@@ -86,6 +94,9 @@ export function parseOptions(argv) {
       'live-seconds': { type: 'string' },
       'live-only': { type: 'boolean', default: false },
       'no-live': { type: 'boolean', default: false },
+      'field-runs': { type: 'string' },
+      'field-only': { type: 'boolean', default: false },
+      'no-field': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -102,7 +113,11 @@ export function parseOptions(argv) {
   if (values['mobile-only'] && values['no-mobile']) throw new Error('--mobile-only and --no-mobile exclude each other');
   if (values['live-only'] && values['no-live']) throw new Error('--live-only and --no-live exclude each other');
   if (values['live-only'] && values['mobile-only']) throw new Error('--live-only and --mobile-only exclude each other');
+  if (values['field-only'] && (values['no-field'] || values['live-only'] || values['mobile-only'])) {
+    throw new Error('--field-only excludes --no-field, --live-only and --mobile-only');
+  }
   const liveOnly = Boolean(values['live-only']);
+  const fieldOnly = Boolean(values['field-only']);
   const mobileSizes =
     values['mobile-sizes'] !== undefined
       ? values['mobile-sizes'].split(',').map((part) => positiveInteger('--mobile-sizes', part.trim()))
@@ -122,9 +137,11 @@ export function parseOptions(argv) {
     keepTemp: Boolean(values['keep-temp']),
     mobileSizes,
     mobileRuns: values['mobile-runs'] !== undefined ? positiveInteger('--mobile-runs', values['mobile-runs']) : quick ? 1 : 3,
-    desktop: !values['mobile-only'] && !liveOnly,
-    mobile: !values['no-mobile'] && !liveOnly,
-    live: !values['no-live'] && !values['mobile-only'],
+    desktop: !values['mobile-only'] && !liveOnly && !fieldOnly,
+    mobile: !values['no-mobile'] && !liveOnly && !fieldOnly,
+    live: !values['no-live'] && !values['mobile-only'] && !fieldOnly,
+    field: !values['no-field'] && !values['mobile-only'] && !liveOnly,
+    fieldRuns: values['field-runs'] !== undefined ? positiveInteger('--field-runs', values['field-runs']) : quick ? 1 : 3,
     liveSize: values['live-size'] !== undefined ? positiveInteger('--live-size', values['live-size']) : 10_000,
     liveSamples: values['live-samples'] !== undefined ? positiveInteger('--live-samples', values['live-samples']) : quick ? 10 : 50,
     liveSeconds: values['live-seconds'] !== undefined ? positiveInteger('--live-seconds', values['live-seconds'], 6) : quick ? 60 : 600,

@@ -69,3 +69,14 @@ test('--live-only and --no-live choose the parts; live sizes, samples and second
   assert.throws(() => parseOptions(['--live-seconds', '5']), /--live-seconds must be a whole number >= 6/);
   assert.throws(() => parseOptions(['--live-samples', '0']), /--live-samples/);
 });
+
+test('the field visit runs by default, three cold visits (one with --quick); alone with --field-only', () => {
+    assert.equal(parseOptions([]).field, true);
+    assert.equal(parseOptions([]).fieldRuns, 3);
+    assert.equal(parseOptions(['--quick']).fieldRuns, 1);
+    const only = parseOptions(['--field-only', '--field-runs', '5']);
+    assert.deepEqual([only.desktop, only.mobile, only.live, only.field, only.fieldRuns], [false, false, false, true, 5]);
+    assert.equal(parseOptions(['--no-field']).field, false);
+    assert.equal(parseOptions(['--mobile-only']).field, false);
+    assert.throws(() => parseOptions(['--field-only', '--no-field']), /--field-only/);
+});

@@ -91,7 +91,7 @@ test.describe('the production build', () => {
     await expect(logbook.entries.first().locator('time')).toHaveAttribute('datetime', /^\d{4}-\d{2}-\d{2}/);
     // Painted as text: the message's markup is shown, not parsed.
     await expect(logbook.entries.locator('b')).toHaveCount(0);
-    await expect(logbook.name).toBeDisabled();
+    await expect(logbook.name).toBeEditable();
     await expect.poll(() => cardsWhenAsked).toEqual({ react: 3, logbook: 3 });
     const beforeReact = await marks(page);
     expect(beforeReact).toContain('geocache:first-page-painted');

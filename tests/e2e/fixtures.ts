@@ -16,12 +16,10 @@ export type PageServer = 'dev' | 'production';
 export interface Stack {
   /** The running emulator; after `restartEmulator` it is the new process. */
   emulator: RunningEmulator;
-  /** The emulator's database file (`emulatorDb: 'file'`), for the owner's commands; null in memory. */
+  /** The emulator's database file (`emulatorDb: 'file'`), for the owner and import commands; null in memory. */
   db: string | null;
   /** The page server: Vite's dev server, or `vite preview` serving the production build. */
   vite: RunningVite;
-  /** The emulator's database file (`emulatorDb: 'file'`), for `geocache-emulator owner add --db`; null in memory. */
-  db: string | null;
   /**
    * Stops the emulator (SIGTERM, then waits for it to exit) and starts it again on the same port (the page names
    * that URL) with the same database and JWT secret; resolves with the new process once it is ready. Only a file
@@ -198,7 +196,6 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
         emulator,
         db,
         vite,
-        db,
         restartEmulator: async (whileDown) => {
           const { port } = stack.emulator;
           const stopped = await stack.emulator.stop();

@@ -16,5 +16,5 @@ export function requestGate() {
       await released;
       await route.continue();
     });
-  return { hold, held, release };
+  return { hold, held, release, released };
 }

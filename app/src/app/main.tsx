@@ -1,6 +1,7 @@
 import { env } from '@/config/env';
 import { LOGBOOK_TITLE } from '@/content/logbook-title';
 import { startLogbook } from '@/features/logbook/first-paint/start-up';
+import { untilNoSignInFlight } from '@/features/logbook/sign/signs-in-flight';
 import { linkManifest } from './link-manifest';
 import { loadLogbook } from './load-logbook';
 import { FAILURE_TEXT, showPageFailure } from './page-failure';
@@ -26,10 +27,10 @@ const firstEntries = logbook?.firstEntries ?? Promise.resolve();
 if (logbookOpen || !root.firstElementChild) void firstEntries.then(() => renderPage(root));
 
 // The production build's service worker keeps the logbook for offline visits, and its manifest makes it installable
-// (the build leaves the manifest's link to this script). Both wait for the first entries: the worker precaches
-// the whole build, and the manifest brings an icon, on the same slow network.
+// (the build leaves the manifest's link to this script). Both wait for the first entries, and for no sign to be in
+// flight: the worker precaches the whole build, and the manifest brings an icon, on the same slow network.
 if (import.meta.env.PROD && logbookOpen) {
-  void firstEntries.then(() => {
+  void firstEntries.then(untilNoSignInFlight).then(() => {
     linkManifest(document);
     if (!('serviceWorker' in navigator)) return;
     import('./service-worker/register-service-worker').then(

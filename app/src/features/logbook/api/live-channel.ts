@@ -3,6 +3,7 @@ import { liveEntry, removedId } from '../live/live-entries';
 import { loadClientCode } from './client-code';
 import type { RealtimeChannel, RealtimeClient, RealtimePostgresChangesPayload } from './live-code';
 import { loadedLiveCode, loadLiveCode } from './live-code';
+import { untilNoSignInFlight } from '../sign/signs-in-flight';
 import type { LiveEntries, LiveListener, LiveStatus } from '../types';
 
 const TABLE = 'geocache_logs';
@@ -44,9 +45,10 @@ export const liveChannel: LiveEntries = {
     };
     if (loadedLiveCode() !== undefined) start();
     else {
+      // Its wasm waits for no sign to be in flight too: on a weak link it would share the sign's bandwidth.
       loadClientCode().then(
         () =>
-          loadLiveCode().then(start, (error: unknown) => {
+          untilNoSignInFlight().then(loadLiveCode).then(start, (error: unknown) => {
             if (!stopped) console.warn('Live entries: the live client could not be loaded; new entries show after a reload.', error);
           }),
         () => undefined,

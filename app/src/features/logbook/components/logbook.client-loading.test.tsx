@@ -1,12 +1,12 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
-import { act, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { expectConsoleErrors } from '@/testing/console';
 import { fakeEntryList } from '@/testing/fake-entry-list';
 import { openDeviceCopy } from '../device-copy/copy-store';
 import { Logbook } from './logbook';
-import type { EntryList, ListOptions, LogEntry } from '../types';
+import type { EntryList, ListOptions, LogEntry, NewEntry, SignOptions } from '../types';
 
 // The wasm client's code (api/client.ts and the .wasm behind it) arrives only when the test says so: the module
 // is imported lazily, and its factory waits for `client.arrive()`.
@@ -15,11 +15,16 @@ const client = vi.hoisted(() => {
   const arrived = new Promise<void>((resolve) => {
     arrive = resolve;
   });
-  return { arrived, arrive, listEntries: vi.fn<(options?: ListOptions) => Promise<EntryList>>() };
+  return {
+    arrived,
+    arrive,
+    listEntries: vi.fn<(options?: ListOptions) => Promise<EntryList>>(),
+    signLogbook: vi.fn<(entry: NewEntry, options?: SignOptions) => Promise<void>>(),
+  };
 });
 vi.mock('../api/client', async () => {
   await client.arrived;
-  return { getClient: () => ({ listEntries: client.listEntries }) };
+  return { getClient: () => ({ listEntries: client.listEntries, signLogbook: client.signLogbook }) };
 });
 
 const ann: LogEntry = { id: 1, created_at: '2024-05-01T10:00:00+00:00', name: 'Ann', message: 'First!' };
@@ -42,23 +47,31 @@ function controls() {
 }
 
 describe('the logbook before the wasm client has loaded', () => {
-  it('shows the entries kept on the device at once, with the form disabled until the client is ready, then catches up', async () => {
+  it('shows the entries kept on the device at once, takes a sign before the client is ready and sends it once it is, then catches up', async () => {
     const copy = await openDeviceCopy();
     await copy?.replace([bo, ann], { updatedAt: Date.now() - 1000, reconciledAt: Date.now() - 1000 });
     client.listEntries.mockResolvedValue(fakeEntryList([cy, bo]));
     render(<Logbook />);
 
     await waitFor(() => expect(shownNames()).toEqual(['Bo', 'Ann']));
-    for (const control of controls()) expect(control).toBeDisabled();
+    for (const control of controls()) expect(control).toBeEnabled();
     expect(client.listEntries).not.toHaveBeenCalled();
+    fireEvent.change(screen.getByLabelText('Name:'), { target: { value: 'Di' } });
+    fireEvent.change(screen.getByLabelText('Message:'), { target: { value: 'Early' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Sign Logbook' }));
+    expect(await screen.findByRole('button', { name: 'Signing…' })).toBeDisabled();
+    expect(screen.getByRole('status')).toHaveTextContent('Signing…');
+    client.signLogbook.mockResolvedValue(undefined);
 
     await act(async () => {
       client.arrive();
       await client.arrived;
     });
+    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('Signed.'));
+    expect(client.signLogbook.mock.calls).toEqual([[{ name: 'Di', message: 'Early' }]]);
     await waitFor(() => expect(shownNames()).toEqual(['Cy', 'Bo', 'Ann']));
     for (const control of controls()) expect(control).toBeEnabled();
-    expect(client.listEntries.mock.calls.map((call) => call[0]?.since)).toEqual(['2024-05-02T09:59:00.000Z']);
+    expect(client.listEntries.mock.calls[0]?.[0]?.since).toBe('2024-05-02T09:59:00.000Z');
     expectConsoleErrors([]);
   });
 });

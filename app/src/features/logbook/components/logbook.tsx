@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { listenForAnnouncements } from '@/components/announcements/page-announcement';
 import { LOGBOOK_TITLE } from '@/content/logbook-title';
 import { OwnSigns } from '../live/own-signs';
@@ -6,8 +6,10 @@ import type { OutboxDeliveryError } from '../outbox/delivery-error';
 import type { SignNote } from '../outbox/sign-news';
 import { useOutbox } from '../outbox/use-outbox';
 import { useVisitReads } from '../reads/use-log-entries';
+import { pendingEarlySign, takeEarlySign } from '../sign/early-sign';
+import { readServedForm, restoreServedFocus } from '../sign/served-form';
 import { useClientReady } from '../sign/use-client-ready';
-import { useSignLogbook } from '../sign/use-sign-logbook';
+import { useSignLogbook, type SignResult } from '../sign/use-sign-logbook';
 import { STATUS } from '../status/messages';
 import { notSignedReason } from '../status/reason';
 import type { NewEntry } from '../types';
@@ -28,9 +30,13 @@ export function Logbook() {
   // The reads are shown by LogbookEntries, which alone renders again as they change; the form only reloads them.
   const reads = useVisitReads();
   const { reload } = reads;
-  const ready = useClientReady();
-  const [fields, setFields] = useState<SignFields>(EMPTY);
-  const [signStatus, setSignStatus] = useState('');
+  // Starts loading the client if nothing has yet; the form takes input and signs before it is ready.
+  useClientReady();
+  // The served form took input from its first paint: its text, focus and caret carry over to this one, and a sign
+  // pressed there goes on as this form's own.
+  const [takeover] = useState(() => (typeof window === 'undefined' ? null : { served: readServedForm(document), early: pendingEarlySign(window) }));
+  const [fields, setFields] = useState<SignFields>(takeover?.served?.fields ?? EMPTY);
+  const [signStatus, setSignStatus] = useState(takeover?.early === undefined ? '' : STATUS.signing);
   const clearStatus = useCallback(() => setSignStatus(''), []);
   // The live list (LogbookEntries) counts arrivals and recognises this page's own signs; the form's side of that is
   // kept here, so an arrival does not render the form again.
@@ -72,25 +78,45 @@ export function Logbook() {
     pendingKey: (entry) => outbox.pending.find((item) => same(item, entry))?.key,
   });
 
+  const showResult = useCallback(
+    (entry: SignFields, result: SignResult) => {
+      if (result.status === 'signed') {
+        setFields((now) => (same(now, entry) ? EMPTY : now));
+        say(STATUS.signed);
+        reload();
+      } else if (result.status === 'saved') {
+        say(STATUS.saved);
+      } else if (result.status === 'failed') {
+        say(STATUS.notSigned(notSignedReason(result.error)));
+      }
+    },
+    [say, reload],
+  );
+
   async function handleSign(entry: SignFields) {
     say(STATUS.signing);
     expectOwn(entry);
-    const result = await sign(entry);
-    if (result.status === 'signed') {
-      setFields((now) => (same(now, entry) ? EMPTY : now));
-      say(STATUS.signed);
-      reload();
-    } else if (result.status === 'saved') {
-      say(STATUS.saved);
-    } else if (result.status === 'failed') {
-      say(STATUS.notSigned(notSignedReason(result.error)));
-    }
+    showResult(entry, await sign(entry));
   }
+
+  // Before the first frame of this form: the focus stays where the visitor left it, and the served form's sign goes on
+  // ("Signing…" throughout).
+  const tookOver = useRef(false);
+  useLayoutEffect(() => {
+    if (tookOver.current) return;
+    tookOver.current = true;
+    if (takeover?.served?.focus) restoreServedFocus(document, takeover.served.focus);
+    const early = takeEarlySign(window);
+    if (early === undefined) return;
+    const entry = { name: early.sign.name, message: early.sign.message };
+    expectOwn(entry);
+    void sign(entry, early).then((result) => showResult(entry, result));
+  }, [takeover, expectOwn, sign, showResult]);
 
   return (
     <main className="logbook">
       <h1>{LOGBOOK_TITLE}</h1>
-      <SignForm fields={fields} onChange={setFields} onSign={(entry) => void handleSign(entry)} pending={pending} ready={ready} />
+      <SignForm fields={fields} onChange={setFields} onSign={(entry) => void handleSign(entry)} pending={pending} />
       <LogbookEntries
         reads={reads}
         signStatus={signStatus}

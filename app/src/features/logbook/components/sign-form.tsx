@@ -12,12 +12,13 @@ interface SignFormProps {
   readonly onSign: (fields: SignFields) => void;
   /** True while a sign is in flight: the button is disabled and reads "Signing…". */
   readonly pending: boolean;
-  /** False until the client can sign: every control is disabled, as in the page's served HTML. */
-  readonly ready: boolean;
 }
 
-/** Name and message, both required (the browser's own check). The text is sent as typed, no trimming. */
-export function SignForm({ fields, onChange, onSign, pending, ready }: SignFormProps) {
+/**
+ * Name and message, both required (the browser's own check). The text is sent as typed, no trimming. It takes input
+ * and signs before the wasm client has loaded (the sign waits for it), as its served copy does before any script.
+ */
+export function SignForm({ fields, onChange, onSign, pending }: SignFormProps) {
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     onSign(fields);
@@ -33,7 +34,6 @@ export function SignForm({ fields, onChange, onSign, pending, ready }: SignFormP
           type="text"
           dir="auto"
           required
-          disabled={!ready}
           value={fields.name}
           onChange={(event) => onChange({ ...fields, name: event.target.value })}
         />
@@ -44,11 +44,10 @@ export function SignForm({ fields, onChange, onSign, pending, ready }: SignFormP
           rows={4}
           dir="auto"
           required
-          disabled={!ready}
           value={fields.message}
           onChange={(event) => onChange({ ...fields, message: event.target.value })}
         />
-        <button type="submit" className="primary-button" disabled={pending || !ready}>
+        <button type="submit" className="primary-button" disabled={pending}>
           {pending ? 'Signing…' : 'Sign Logbook'}
         </button>
       </form>

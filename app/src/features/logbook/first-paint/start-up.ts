@@ -1,6 +1,7 @@
 import { env } from '@/config/env';
 import { readCopyEarly } from '../device-copy/early-read';
 import { plainRows } from '../device-copy/plain-rows';
+import { sendEarlySigns } from '../sign/early-sign';
 import type { EntryRows } from '../types';
 import { earlyPaintOf, type EarlyPaint } from './early-paint-handle';
 import { paintFirstPage } from './first-page';
@@ -52,6 +53,8 @@ interface Kept {
  */
 export function startLogbook(root: HTMLElement): LogbookStartUp {
   const startUp: StartUp = { root, reactRendering: false, entriesShown: undefined };
+  // A sign pressed in the served form is sent as soon as the client has loaded, before React.
+  sendEarlySigns(window);
   const early = earlyPaintOf(window);
   // Before anything is painted here; a list the inline script has painted into is served too.
   const served = early !== undefined || servedList(root) !== null;

@@ -2,7 +2,9 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { signLogbook, signRequest } from '../api/sign-logbook';
 import { couldNotReachServer } from '../outbox/queueable';
 import type { NewEntry, PlainRequest } from '../types';
+import type { TakenSign } from './early-sign';
 import { OfflineSignError } from './offline-sign-error';
+import { beginSign } from './signs-in-flight';
 
 /** How a sign ended. */
 export type SignResult =
@@ -25,8 +27,11 @@ export interface SignKeeper {
 }
 
 export interface SignLogbookState {
-  /** Signs one entry; see `SignResult`. */
-  readonly sign: (entry: NewEntry) => Promise<SignResult>;
+  /**
+   * Signs one entry; see `SignResult`. With `early`, the sign pressed in the served form before this one took over
+   * (sign/early-sign.ts): it keeps the key it was given, and the insert already sent for it is the first attempt.
+   */
+  readonly sign: (entry: NewEntry, early?: TakenSign) => Promise<SignResult>;
   /** True while a sign is in flight. */
   readonly pending: boolean;
 }
@@ -72,15 +77,16 @@ export function useSignLogbook(keeper?: SignKeeper): SignLogbookState {
     latestKeeper.current = keeper;
   });
 
-  const sign = useCallback(async (entry: NewEntry): Promise<SignResult> => {
+  const sign = useCallback(async (entry: NewEntry, early?: TakenSign): Promise<SignResult> => {
     if (inFlight.current) return { status: 'ignored' };
     inFlight.current = true;
     setPending(true);
+    const endSign = beginSign();
     const keeper = latestKeeper.current;
     const last = failed.current;
     const kept = keeper?.pendingKey(entry);
     const again = last !== null && last.name === entry.name && last.message === entry.message;
-    const idempotencyKey = kept ?? (again ? last.idempotencyKey : undefined);
+    const idempotencyKey = early?.sign.idempotencyKey ?? kept ?? (again ? last.idempotencyKey : undefined);
     const options = idempotencyKey === undefined ? undefined : { idempotencyKey };
     /** Keeps the sign on the device; resolves to the key it is kept under, or null when it is not kept. */
     const keepOnDevice = async (key: string | undefined): Promise<string | null> => {
@@ -94,12 +100,13 @@ export function useSignLogbook(keeper?: SignKeeper): SignLogbookState {
     try {
       // Offline the insert cannot arrive: keep it at once rather than wait out the client's resends. It did not
       // reach the server, so the console says so as for a sign kept after its resends failed.
-      const keptOffline = navigator.onLine ? null : await keepOnDevice(idempotencyKey);
+      // An insert already sent is awaited instead: it may be stored.
+      const keptOffline = navigator.onLine || early?.sent !== undefined ? null : await keepOnDevice(idempotencyKey);
       if (keptOffline !== null) {
         console.error('Error inserting log:', new OfflineSignError(keptOffline));
         return { status: 'saved' };
       }
-      await (options === undefined ? signLogbook(entry) : signLogbook(entry, options));
+      await (early?.sent ?? (options === undefined ? signLogbook(entry) : signLogbook(entry, options)));
       failed.current = null;
       if (kept !== undefined) await keeper?.forget(kept);
       return mounted.current ? { status: 'signed' } : { status: 'ignored' };
@@ -110,6 +117,7 @@ export function useSignLogbook(keeper?: SignKeeper): SignLogbookState {
       if (couldNotReachServer(error) && key !== undefined && (await keepOnDevice(key)) !== null) return { status: 'saved' };
       return { status: 'failed', error };
     } finally {
+      endSign();
       inFlight.current = false;
       if (mounted.current) setPending(false);
     }

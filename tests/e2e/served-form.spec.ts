@@ -1,0 +1,164 @@
+// The served form takes input and signs from its first paint, before any script file has arrived, on the field's
+// weak link (throttled through the DevTools protocol, as the benchmark's field visit is): what is typed survives
+// React's takeover, and a sign pressed before the client is ready is accepted at once, sent once the client can send
+// it (or kept in the outbox offline) and stored once. Until it is stored nothing else competes with it: no manifest,
+// no service worker. The scripts are held by request interception until the test has typed and pressed.
+import type { BrowserContext, Page } from '@playwright/test';
+import { readTable } from './fault-plan.ts';
+import { expect, logbookPage, test } from './fixtures.ts';
+import { requestGate } from './request-gate.ts';
+
+/**
+ * The field visit's link: 400 ms round trip, 400 kbit/s down, 200 kbit/s up, a 4× slower CPU. Going offline goes
+ * through the same session, whose network conditions would otherwise stand beside Playwright's own.
+ */
+async function throttleLikeTheField(context: BrowserContext, page: Page): Promise<(offline: boolean) => Promise<void>> {
+  const cdp = await context.newCDPSession(page);
+  const conditions = (offline: boolean) => cdp.send('Network.emulateNetworkConditions', { offline, latency: 400, downloadThroughput: 50_000, uploadThroughput: 25_000 });
+  await cdp.send('Network.enable');
+  await conditions(false);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  return async (offline) => void (await conditions(offline));
+}
+
+/**
+ * Holds every script file and .wasm the page asks for until `release()`. Each is fetched as it is asked for (from the
+ * test, so an offline page still gets it) and handed over once released.
+ */
+async function holdScripts(page: Page) {
+  const gate = requestGate();
+  await page.route(/\/assets\/[^/]+\.(js|wasm)$/, async (route) => {
+    gate.held.push(new URL(route.request().url()).pathname);
+    const response = await route.fetch();
+    await gate.released;
+    await route.fulfill({ response });
+  });
+  return gate;
+}
+
+/** Marks the served fields, so a test can tell when React's own have replaced them. */
+function markServedFields(page: Page): Promise<void> {
+  return page.evaluate(() => {
+    for (const id of ['name', 'message']) document.getElementById(id)?.setAttribute('data-served', '');
+  });
+}
+
+/** Waits until React's form has replaced the served one. */
+async function reactTookOver(page: Page): Promise<void> {
+  await expect(page.locator('#name:not([data-served])')).toHaveCount(1, { timeout: 60_000 });
+}
+
+/** Opens the page with its scripts held: the served form is shown, and no script file has arrived. */
+async function openHeld(page: Page, context: BrowserContext) {
+  const setOffline = await throttleLikeTheField(context, page);
+  const scripts = await holdScripts(page);
+  // Not until "load": the page's module script is held, and so is the DOMContentLoaded that waits for it.
+  await page.goto('/', { waitUntil: 'commit' });
+  const logbook = logbookPage(page);
+  await expect(logbook.name).toBeEditable({ timeout: 60_000 });
+  await expect(logbook.message).toBeEditable();
+  await markServedFields(page);
+  // The entry script was asked for and is held: nothing of the page's own code has run.
+  expect(scripts.held.length).toBeGreaterThan(0);
+  return { logbook, scripts, setOffline };
+}
+
+test.describe('the served form', () => {
+  test.skip(({ pageServer }) => pageServer !== 'production', 'the served form is the production build\'s prerendered page');
+
+  test('keeps what was typed before the scripts arrived, with its focus and caret, when React takes it over', async ({ page, context }) => {
+    const { logbook, scripts } = await openHeld(page, context);
+    await logbook.name.pressSequentially('Ann');
+    await logbook.message.pressSequentially('Found it');
+    // The caret after "Found".
+    for (let index = 0; index < 3; index += 1) await page.keyboard.press('ArrowLeft');
+
+    scripts.release();
+    await reactTookOver(page);
+    await expect(logbook.name).toHaveValue('Ann');
+    await expect(logbook.message).toHaveValue('Found it');
+    await expect(logbook.message).toBeFocused();
+    // Typing goes on where the caret was.
+    await page.keyboard.type(' out');
+    await expect(logbook.message).toHaveValue('Found out it');
+    await expect(logbook.submit).toHaveText('Sign Logbook');
+  });
+
+  test('accepts a sign pressed before the client is ready, sends it once it can, stores it once and shows it; nothing else is fetched meanwhile', async ({ page, context, stack }) => {
+    // Every registration of a service worker the page asks for, and when.
+    await page.addInitScript(() => {
+      const calls: string[] = [];
+      (window as unknown as { serviceWorkerRegistrations: string[] }).serviceWorkerRegistrations = calls;
+      const container = navigator.serviceWorker;
+      const register = container.register.bind(container);
+      container.register = (...args: Parameters<ServiceWorkerContainer['register']>) => {
+        calls.push(String(args[0]));
+        return register(...args);
+      };
+    });
+    // The insert is held until the test has seen what the page fetches while it is in flight.
+    const insert = requestGate();
+    await page.route('**/rest/v1/geocache_logs', async (route) => {
+      if (route.request().method() !== 'POST') return route.fallback();
+      insert.held.push('insert');
+      await insert.released;
+      await route.continue();
+    });
+    const { logbook, scripts } = await openHeld(page, context);
+    await logbook.name.fill('Early bird');
+    await logbook.message.fill('Signed before the page had loaded');
+    await logbook.submit.click();
+    // Accepted at once, by the served page's own inline script.
+    await expect(logbook.submit).toHaveText('Signing…');
+    await expect(logbook.submit).toBeDisabled();
+    await expect(logbook.status).toHaveText('Signing…');
+
+    scripts.release();
+    await reactTookOver(page);
+    await expect(logbook.submit).toHaveText('Signing…');
+    await expect(logbook.status).toHaveText('Signing…');
+    // React renders only after the first entries were painted, and the manifest and the service worker would have
+    // been asked for by then: while the sign is in flight they wait.
+    await expect.poll(() => insert.held.length, { timeout: 60_000 }).toBeGreaterThan(0);
+    await expect(page.locator('link[rel="manifest"]')).toHaveCount(0);
+    expect(await page.evaluate(() => (window as unknown as { serviceWorkerRegistrations: string[] }).serviceWorkerRegistrations)).toEqual([]);
+
+    insert.release();
+    await expect(logbook.status).toHaveText('Signed.', { timeout: 60_000 });
+    await expect(logbook.entries.filter({ hasText: 'Early bird' })).toHaveCount(1, { timeout: 60_000 });
+    await expect(logbook.name).toHaveValue('');
+    await expect(logbook.message).toHaveValue('');
+    expect((await readTable(stack.emulator)).filter((row) => row.name === 'Early bird')).toHaveLength(1);
+    // Once it is stored, the rest comes.
+    await expect(page.locator('link[rel="manifest"]')).toHaveCount(1, { timeout: 60_000 });
+    await expect.poll(() => page.evaluate(() => (window as unknown as { serviceWorkerRegistrations: string[] }).serviceWorkerRegistrations.length)).toBe(1);
+  });
+
+  test.describe('offline', () => {
+    // The page delivers it when the connection returns. A service worker registered while the context is offline
+    // would be a target the offline emulation may reach too late, and could send it first.
+    test.use({ serviceWorkers: 'block' });
+
+    test('keeps a sign pressed (Enter) before the client is ready while offline in the outbox, and delivers it once', async ({ page, context, stack }) => {
+      const { logbook, scripts, setOffline } = await openHeld(page, context);
+      await logbook.name.fill('Offline bird');
+      await logbook.message.fill('No signal at the cache');
+      await setOffline(true);
+      await logbook.name.press('Enter');
+      await expect(logbook.status).toHaveText('Signing…');
+
+      scripts.release();
+      await expect(logbook.status).toHaveText('Saved on this device: it will be sent when the connection returns.', { timeout: 60_000 });
+      await expect(logbook.pending).toHaveCount(1);
+      await expect(logbook.name).toHaveValue('Offline bird');
+      expect(await readTable(stack.emulator)).toEqual([]);
+
+      await setOffline(false);
+      await expect(logbook.status).toHaveText('Signed: the sign saved on this device was sent.', { timeout: 60_000 });
+      await expect(logbook.pending).toHaveCount(0);
+      await expect(logbook.entries.filter({ hasText: 'Offline bird' })).toHaveCount(1);
+      await expect(logbook.name).toHaveValue('');
+      expect((await readTable(stack.emulator)).map((row) => row.name)).toEqual(['Offline bird']);
+    });
+  });
+});
