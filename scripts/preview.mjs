@@ -53,9 +53,5 @@ launcher.run(async () => {
     onOutput: launcher.prefixed('preview'),
   });
   launcher.watch('page server (vite preview)', preview.child);
-  if (backend.emulatorPid !== undefined) console.log(`Processes: emulator pid ${backend.emulatorPid}, page server pid ${preview.child.pid}`);
-  else console.log(`Processes: page server pid ${preview.child.pid}`);
-  console.log(`Logbook: ${config.logbookOpen === 'true' ? 'open (LOGBOOK_OPEN=true)' : 'closed, teaser shown (set LOGBOOK_OPEN=true to open it)'}`);
-  console.log(`Page: ${preview.url}`);
-  console.log('Press Ctrl-C to stop.');
+  launcher.announce(config, backend, { url: preview.url, pid: preview.child.pid });
 });

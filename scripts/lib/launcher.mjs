@@ -8,7 +8,7 @@ import path from 'node:path';
 import { startEmulator } from './emulator.mjs';
 import { isPortFree, LOOPBACK, portFromEnv } from './ports.mjs';
 import { exited, isRunning, stopProcess } from './processes.mjs';
-import { repoRoot } from './repo.mjs';
+import { emulatorBinary, repoRoot } from './repo.mjs';
 import { readSupabaseKey } from './supabase-key.mjs';
 
 /** @typedef {import('node:child_process').ChildProcess} ChildProcess */
@@ -219,6 +219,25 @@ export function createLauncher(command) {
   }
 
   /**
+   * What is serving, once both servers are up: the processes, the pages' addresses (the owner's page is built with
+   * every page, the logbook open or not, and never linked from it) and how to name an owner in the emulator's database.
+   * @param {LaunchConfig} config
+   * @param {{ emulatorPid?: number, db?: string }} backend
+   * @param {{ url: string, pid: number | undefined }} pageServer
+   */
+  function announce(config, backend, pageServer) {
+    if (backend.emulatorPid !== undefined) console.log(`Processes: emulator pid ${backend.emulatorPid}, page server pid ${pageServer.pid}`);
+    else console.log(`Processes: page server pid ${pageServer.pid}`);
+    console.log(`Logbook: ${config.logbookOpen === 'true' ? 'open (LOGBOOK_OPEN=true)' : 'closed, teaser shown (set LOGBOOK_OPEN=true to open it)'}`);
+    console.log(`Page: ${pageServer.url}`);
+    console.log(`Owner page: ${new URL('owner.html', pageServer.url).href}`);
+    if (backend.db !== undefined) {
+      console.log(`Add an owner (asks for the account's password): ${shortPath(emulatorBinary)} owner add --db ${shortPath(backend.db)} EMAIL`);
+    }
+    console.log('Press Ctrl-C to stop.');
+  }
+
+  /**
    * Runs `main`; an error it throws is reported and stops everything.
    * @param {() => Promise<void>} main
    */
@@ -243,6 +262,7 @@ export function createLauncher(command) {
     prefixed,
     prepare,
     startBackend,
+    announce,
     run,
     /** @param {() => void} cleanup  runs once, synchronously, when the launcher exits */
     onExit: (cleanup) => void cleanups.push(cleanup),
@@ -269,4 +289,10 @@ export function pageEnv(backend, { logbookOpen, requestTimeoutMs }) {
     // number of milliseconds; unset or empty leaves the client's 30 s default) and reports anything else.
     VITE_REQUEST_TIMEOUT_MS: requestTimeoutMs,
   };
+}
+
+/** `file` relative to the working directory when it lies inside it, else as it is. */
+function shortPath(/** @type {string} */ file) {
+  const relative = path.relative(process.cwd(), file);
+  return relative === '' || relative.startsWith('..') || path.isAbsolute(relative) ? file : relative;
 }
