@@ -3,7 +3,7 @@
 // visitor's page is open (it goes there without a reload), another visitor's device copy drops it on a repeat visit,
 // and a restore brings it back on both. Refusals and bad input are checked on the wire as well as on the page.
 import { AxeBuilder } from '@axe-core/playwright';
-import type { Browser, Page } from '@playwright/test';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
 import * as OTPAuth from 'otpauth';
 import type { RunningEmulator } from '../../scripts/lib/emulator.mjs';
 import { ownerCommand } from '../../scripts/lib/emulator.mjs';
@@ -72,9 +72,13 @@ async function signIn(page: Page, email = OWNER, password = PASSWORD) {
   await owner.signIn.click();
 }
 
-/** Signs in on a fresh owner's page and enrols TOTP; returns the page and its code source. */
-async function enrolledOwner(browser: Browser, baseURL: string, email = OWNER) {
+/**
+ * Signs in on a fresh owner's page and enrols TOTP; returns the page and its code source. `prepare` runs on the
+ * context before the page opens (e.g. to install a clock the test moves).
+ */
+async function enrolledOwner(browser: Browser, baseURL: string, email = OWNER, prepare?: (context: BrowserContext) => Promise<void>) {
   const context = await browser.newContext({ baseURL, viewport: { width: 390, height: 844 } });
+  await prepare?.(context);
   const page = await context.newPage();
   await page.goto('/owner.html');
   await signIn(page, email);
@@ -314,3 +318,60 @@ function auth(emulator: RunningEmulator, token: string, method: string, pathname
     body: body === undefined ? undefined : JSON.stringify(body),
   });
 }
+
+test.describe('a session that ends by itself', () => {
+  // Access tokens of two minutes: the page's clock is moved past one, as if the owner had left the page open.
+  test.use({ emulatorArgs: ['--jwt-expiry', '120'] });
+
+  test("returns to the sign-in form and, signed in again, to the owner's place with the lists read afresh", async ({ browser, stack, baseURL }) => {
+    const { emulator } = stack;
+    // Enough entries that the oldest is below the fold on a phone.
+    for (const name of ['Ann', 'Bo', 'Cy', 'Dee', 'Eve', 'Fay', 'Gus', 'Hal', 'Ike', 'Jo', 'Kit', 'Lou']) {
+      await insert(emulator, { name, message: `${name} found it after a long walk through the woods` });
+    }
+    const spam = await insert(emulator, { name: 'Spammer', message: 'Buy cheap watches' });
+    await nameOwner(stack);
+    // The page's timers and time are the test's to move (time still flows until then).
+    const { page, context, nextCode } = await enrolledOwner(browser, baseURL!, OWNER, (created) => created.clock.install());
+    const owner = ownerPage(page);
+    await expect(owner.entries).toHaveCount(13);
+    await expect(owner.removed).toHaveCount(0);
+
+    // The owner's place: the oldest entry's "Remove", scrolled to and focused (as when tabbing down the list).
+    const ann = owner.entries.filter({ hasText: 'Ann' }).getByRole('button', { name: /^Remove/ });
+    await ann.focus();
+    await expect(ann).toBeFocused();
+    await expect(page.getByRole('heading', { name: 'Entries', exact: true })).not.toBeInViewport();
+
+    // The session ends on the server (its refresh token revoked, as a sign-out everywhere does), and the page's
+    // access token runs out: the client's next auto-refresh tick is refused and it signs out by itself.
+    const elsewhere = await passwordToken(emulator, OWNER);
+    expect((await auth(emulator, elsewhere, 'POST', '/logout?scope=global')).status).toBe(204);
+    await page.clock.fastForward('03:00');
+    await expect(owner.signIn).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Entries', exact: true })).toBeHidden();
+    await expect(owner.email).toHaveValue(OWNER);
+
+    // Meanwhile a visitor signs, and the spam is removed from the SQL editor (only a read of the lists shows that).
+    await insert(emulator, { name: 'Ivy', message: 'Signed while the owner was away' });
+    const removal = await fetch(`${TABLE_URL(emulator)}?id=eq.${spam}`, {
+      method: 'DELETE',
+      headers: { apikey: emulator.serviceRoleKey, authorization: `Bearer ${emulator.serviceRoleKey}` },
+    });
+    expect(removal.status).toBe(204);
+
+    // Signed in again with the e-mail as kept: password and code, then back at the same entry, the lists up to date.
+    await owner.password.fill(PASSWORD);
+    await owner.signIn.click();
+    await expect(page.getByRole('heading', { name: 'Second factor' })).toBeFocused();
+    await owner.code.fill(nextCode());
+    await owner.verify.click();
+    await expect(owner.removed).toHaveCount(1);
+    await expect(owner.removed.first()).toContainText('Buy cheap watches');
+    await expect(owner.entries.first()).toContainText('Ivy');
+    await expect(owner.entries).toHaveCount(13);
+    await expect(ann).toBeFocused();
+    await expect(ann).toBeInViewport();
+    await context.close();
+  });
+});
