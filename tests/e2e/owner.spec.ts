@@ -349,6 +349,9 @@ test.describe('a session that ends by itself', () => {
     expect((await auth(emulator, elsewhere, 'POST', '/logout?scope=global')).status).toBe(204);
     await page.clock.fastForward('03:00');
     await expect(owner.signIn).toBeVisible();
+    // Said in the live region, and focus on the form's heading, as when a request of the owner's is refused.
+    await expect(page.getByRole('status')).toHaveText('Your session has ended: sign in again to go on.');
+    await expect(page.getByRole('heading', { name: 'Sign in' })).toBeFocused();
     await expect(page.getByRole('region', { name: 'Entries', exact: true })).toBeHidden();
     await expect(owner.email).toHaveValue(OWNER);
 

@@ -8,6 +8,9 @@ import { OwnerTools } from './owner-tools';
 import { SignInForm } from './sign-in-form';
 import './owner.css';
 
+/** Said when the session ends without the owner signing out, whichever way the page learns of it. */
+const SESSION_ENDED = 'Your session has ended: sign in again to go on.';
+
 /**
  * The owner's page: sign-in, then the second factor (enrolled on first use), then the entries with "Remove" and the
  * removed entries with "Restore". One live region says what happened; focus moves to each new step's heading. A
@@ -34,6 +37,8 @@ export function OwnerPage() {
   const place = useRef<Element | null>(null);
   /** Moves focus to the heading of the step rendered next. */
   const focusNext = useRef(false);
+  /** True while "Sign out" runs, so the client's own sign-out event is not taken for a session that ended. */
+  const signingOut = useRef(false);
 
   const say = useCallback((said: string) => setWords(said), []);
   const show = useCallback((next: OwnerStep) => {
@@ -74,10 +79,12 @@ export function OwnerPage() {
   useEffect(() => {
     if (client === null) return;
     const { data } = client.auth.onAuthStateChange((event) => {
-      // The client signs out by itself when its session cannot be refreshed (expired, revoked).
-      if (event !== 'SIGNED_OUT') return;
+      // The client signs out by itself when its session cannot be refreshed (expired, revoked); "Sign out" says its
+      // own words.
+      if (event !== 'SIGNED_OUT' || signingOut.current) return;
       place.current ??= document.activeElement;
-      setStep((now) => (now.kind === 'sign-in' ? now : { kind: 'sign-in' }));
+      say(SESSION_ENDED);
+      show({ kind: 'sign-in' });
     });
     stepAfterSignIn(client.auth).then(
       // A visit without a stored session stays on the form it already shows (and its focus).
@@ -132,7 +139,10 @@ export function OwnerPage() {
   const signOut = () =>
     void run('Signing out', async () => {
       if (client === null) return;
-      const { error } = await client.auth.signOut();
+      signingOut.current = true;
+      const { error } = await client.auth.signOut().finally(() => {
+        signingOut.current = false;
+      });
       if (error !== null) throw error;
       say('Signed out.');
       setKept((now) => ({ ...now, tools: false }));
@@ -142,7 +152,7 @@ export function OwnerPage() {
 
   const sessionLost = useCallback(() => {
     place.current ??= document.activeElement;
-    say('Your session has ended: sign in again to go on.');
+    say(SESSION_ENDED);
     show({ kind: 'sign-in' });
   }, [say, show]);
 
