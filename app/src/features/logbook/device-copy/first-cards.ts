@@ -1,6 +1,6 @@
 import { PAINTED_CARDS } from '../first-paint/paint-entries';
 import type { KeptEntry } from '../types';
-import { withoutRemoved } from './removals';
+import { removedIds, withoutRemoved } from './removals';
 
 /**
  * The newest entries of the copy, as many as the served page paints, also kept in localStorage under this key:
@@ -17,10 +17,19 @@ const isEntry = (value: unknown): value is KeptEntry => {
   return typeof id === 'number' && typeof created_at === 'string' && typeof name === 'string' && typeof message === 'string';
 };
 
-/** Keeps the newest of `entries` (newest first). Where localStorage is missing, off or full, nothing is kept. */
+/**
+ * Keeps the newest of `entries` (newest first), without any this device has learned were removed: checked as they are
+ * written, since a copy's write that began before a removal was learned ends after it. Where localStorage is missing,
+ * off or full, nothing is kept.
+ */
 export function keepFirstCards(entries: readonly KeptEntry[]): void {
   try {
-    const newest = entries.slice(0, PAINTED_CARDS).map(({ id, created_at, name, message }) => ({ id, created_at, name, message }));
+    const removed = removedIds();
+    const newest: KeptEntry[] = [];
+    for (const { id, created_at, name, message } of entries) {
+      if (newest.length === PAINTED_CARDS) break;
+      if (!removed.has(id)) newest.push({ id, created_at, name, message });
+    }
     localStorage.setItem(FIRST_CARDS_KEY, JSON.stringify({ entries: newest }));
   } catch {
     // The kept entries' first frame then waits for the IndexedDB read.
