@@ -3,6 +3,7 @@
 // (app/, the workspace's vite) unless `cwd` and `binary` name another Vite project, such as bench/'s pages.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { stripVTControlCharacters } from 'node:util';
 import { appDir, viteBinary } from './repo.mjs';
 import { LOOPBACK } from './ports.mjs';
 import { environmentWith, exited, forEachLine, isRunning, outputTail, stopProcess } from './processes.mjs';
@@ -72,8 +73,13 @@ async function startServer(
   onSpawn?.(child);
   const stop = () => stopProcess(child, { group: detached });
   const tail = outputTail();
+  const url = `http://${host}:${port}/`;
+  // Ready only once this child says it serves the URL: with --strictPort it says so only after binding the port,
+  // and a server another process started on the same port a moment earlier must not be taken for it.
+  let listening = false;
   forEachLine(child.stdout, (line) => {
     tail.push(line);
+    if (!listening && stripVTControlCharacters(line).includes(url)) listening = true;
     onOutput?.(line, 'stdout');
   });
   forEachLine(child.stderr, (line) => {
@@ -84,7 +90,6 @@ async function startServer(
   let spawnError;
   child.once('error', (error) => (spawnError = error));
 
-  const url = `http://${host}:${port}/`;
   const deadline = Date.now() + startupTimeoutMs;
   try {
     for (;;) {
@@ -93,7 +98,7 @@ async function startServer(
         const { code, signal } = await exited(child);
         throw new Error(`Vite exited before it was ready (code ${code}, signal ${signal}). Its output:\n${tail.text()}`);
       }
-      if (await answers(url)) break;
+      if (listening && (await answers(url))) break;
       if (Date.now() > deadline) {
         throw new Error(`Vite did not answer ${url} within ${startupTimeoutMs} ms. Its output:\n${tail.text()}`);
       }
