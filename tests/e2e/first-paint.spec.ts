@@ -101,7 +101,8 @@ test.describe('the production build', () => {
     code.release();
     await expect(logbook.name).toBeEnabled();
     await expect(logbook.submit).toBeEnabled();
-    expect(await marks(page)).toContain('geocache:react-render');
+    // The served form takes input before React renders, so enabled fields do not mean React has: wait for its mark.
+    await expect.poll(() => marks(page)).toContain('geocache:react-render');
     await expect(logbook.entries).toHaveCount(3);
     expect(await shownCards(page)).toEqual(expected);
     expect(await consoleErrorLabels(record)).toEqual([]);
