@@ -461,9 +461,9 @@ async fn a_signed_upload_url_lets_anyone_upload_once() {
     );
     assert_eq!(blob_text(&stored).await, "dropped");
 
-    // Without upsert the token cannot replace what it uploaded.
+    // An upload URL serves one upload: its second use is refused before it could replace anything.
     let again = anon()
-        .from(bucket)
+        .from(bucket.clone())
         .upload_to_signed_url(
             "in/drop.txt".into(),
             token,
@@ -475,9 +475,16 @@ async fn a_signed_upload_url_lets_anyone_upload_once() {
         again,
         "StorageApiError",
         Some(400),
-        Some("409"),
-        Some("KeyAlreadyExists"),
+        Some("400"),
+        Some("InvalidJWT"),
     );
+    let kept = data(
+        service()
+            .from(bucket)
+            .download("in/drop.txt".into())
+            .await,
+    );
+    assert_eq!(blob_text(&kept).await, "dropped");
 }
 
 #[wasm_bindgen_test]

@@ -5,7 +5,7 @@
 //! The body is a raw file (`content-type`, `cache-control` and a base64 JSON `x-metadata` in
 //! headers) or a `multipart/form-data` form (fields `cacheControl` and `metadata`, then the
 //! file, whose part's type is the object's). Everything that can be refused before the body is
-//! read is: the policy, names, the bucket, a duplicate, a spent upload URL, a declared length over
+//! read is: the policy, names, the bucket, a spent upload URL, a duplicate, a declared length over
 //! the limit, a raw body's type. The body then streams into a temporary file in the bucket's
 //! directory and is refused (413, the file removed, the connection closed) as soon as it passes
 //! the bucket's `file_size_limit` or the global cap. Only a complete file is renamed into place
