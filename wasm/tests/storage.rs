@@ -478,12 +478,7 @@ async fn a_signed_upload_url_lets_anyone_upload_once() {
         Some("400"),
         Some("InvalidJWT"),
     );
-    let kept = data(
-        service()
-            .from(bucket)
-            .download("in/drop.txt".into())
-            .await,
-    );
+    let kept = data(service().from(bucket).download("in/drop.txt".into()).await);
     assert_eq!(blob_text(&kept).await, "dropped");
 }
 
