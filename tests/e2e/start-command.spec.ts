@@ -67,8 +67,10 @@ for (const { command, script, pageServer } of COMMANDS) {
     try {
       expect(await pageLine).toBe(`Page: http://127.0.0.1:${pagePort}/`);
       expect(output).toContain(`Emulator: http://127.0.0.1:${emulatorPort}`);
+      // The announcement's lines reach this pipe in chunks of the kernel's choosing: its last line says it is whole.
+      await expect.poll(() => output).toContain('Press Ctrl-C to stop.');
       // The owner's page beside the visitor's, and how to name an owner in the emulator's database.
-      await expect.poll(() => output).toContain(`Owner page: http://127.0.0.1:${pagePort}/owner.html`);
+      expect(output).toContain(`Owner page: http://127.0.0.1:${pagePort}/owner.html`);
       expect(output.some((line) => /^Add an owner \(asks for the account's password\): \S+ owner add --db \S+ EMAIL$/.test(line)), output.join('\n')).toBe(true);
       const pids = output.find((line) => line.startsWith('Processes: '))?.match(/emulator pid (\d+), page server pid (\d+)/);
       expect(pids, output.join('\n')).toBeTruthy();
