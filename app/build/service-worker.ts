@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Plugin, PluginOption } from 'vite';
 import { webAppManifest } from './web-app-manifest.ts';
 import { OWNER_PAGE } from './owner-page.ts';
+import { isOwnerPageUrl } from '../src/sw/owner-page-url.ts';
 
 /** What the worker keeps: every file of the build a visit may load (not the precompressed .gz/.br copies). */
 export const PRECACHED_FILES = '**/*.{html,js,css,wasm,webmanifest,png,svg}';
@@ -46,6 +47,16 @@ function pwa(logbookOpen: boolean): PluginOption {
 const RELOAD = 'client.navigate(client.url);';
 
 /**
+ * The retiring worker as vite-plugin-pwa wrote it, reloading every page it controlled but the owner's: by the same
+ * test as the visitor's worker (src/sw/owner-page-url.ts), whose source it gets.
+ */
+export function sparingOwnerPage(worker: string): string {
+  if (!worker.includes(RELOAD)) throw new Error(`spare-owner-page: the retiring worker no longer holds ${RELOAD}`);
+  const spared = `if (!isOwnerPageUrl(client.url, self.registration.scope)) ${RELOAD}`;
+  return `const isOwnerPageUrl = ${isOwnerPageUrl.toString()};\n${worker.replace(RELOAD, spared)}`;
+}
+
+/**
  * The teaser's build: the retiring worker reloads the pages it controlled, so they load without it, but never the
  * owner's page (an owner may be in the middle of removing an entry). vite-plugin-pwa writes that worker when the
  * bundle closes; this runs after it.
@@ -63,10 +74,7 @@ function spareOwnerPage(logbookOpen: boolean): Plugin {
       sequential: true,
       async handler() {
         if (logbookOpen) return;
-        const worker = await readFile(file, 'utf8');
-        if (!worker.includes(RELOAD)) throw new Error(`spare-owner-page: the retiring worker no longer holds ${RELOAD}`);
-        const spared = `if (!new URL(client.url).pathname.endsWith('/${OWNER_PAGE}')) ${RELOAD}`;
-        await writeFile(file, worker.replace(RELOAD, spared));
+        await writeFile(file, sparingOwnerPage(await readFile(file, 'utf8')));
       },
     },
   };

@@ -3,7 +3,8 @@
 // page itself (index.html, the hashed scripts and styles, the wasm client, the manifest and icons) so the page
 // loads without a network. Caching is Workbox's: the build injects the list of files with their revisions.
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
-import { NavigationRoute, registerRoute } from 'workbox-routing';
+import { registerRoute } from 'workbox-routing';
+import { isOwnerPageUrl } from './owner-page-url';
 
 declare const self: ServiceWorkerGlobalScope;
 
@@ -13,8 +14,12 @@ precacheAndRoute(self.__WB_MANIFEST);
 // A new build's worker removes the caches of Workbox versions it no longer reads.
 cleanupOutdatedCaches();
 // Navigations within the site get the cached index.html, so a reload works offline.
-// The owner's page is not the visitor's: a navigation to it always goes to the network.
-registerRoute(new NavigationRoute(createHandlerBoundToURL('index.html'), { denylist: [/\/owner\.html$/] }));
+// The owner's page is not the visitor's: a navigation to it always goes to the network, whatever its query and
+// under each name a host may serve it by. (A NavigationRoute's denylist would see the query too.)
+registerRoute(
+  ({ request, url }) => request.mode === 'navigate' && !isOwnerPageUrl(url.href, self.registration.scope),
+  createHandlerBoundToURL('index.html'),
+);
 
 // A new build's worker waits until the visitor accepts it ("Reload" in the page, through workbox-window's
 // messageSkipWaiting), so a page is never swapped under files it still loads lazily.
