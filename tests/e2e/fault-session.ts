@@ -129,6 +129,11 @@ export class FaultSession {
   readonly attempts: Attempt[] = [];
   /** How each load the test waited for ended, in order: the page's own reloads after signs and page loads. */
   readonly loads: ('loaded' | 'failed')[] = [];
+  /**
+   * The lists the page showed at the end of each load so far. The device copy is written when the browser is idle
+   * after a paint, so a page reloaded before that moment keeps an earlier list than the one it showed last.
+   */
+  private readonly shownAfterLoads: Entry[][] = [];
   private readonly calls: TableCall[] = [];
   private readonly lines: ConsoleLine[] = [];
   private life = 0;
@@ -340,8 +345,9 @@ export class FaultSession {
 
   /**
    * Reloads the page and waits for its load. "not retried": if the list read fails, the error is logged and the page
-   * shows what it kept on the device: the list shown before the reload (the copy of the last read that ended), or
-   * nothing when it has no copy.
+   * shows what it kept on the device: a list an earlier load showed whole (the copy of the last read whose copy was
+   * written: usually the list shown before the reload, an earlier one when the reload came before the browser was
+   * idle enough to write it), or nothing when it has no copy.
    */
   async reload(loads: Loads): Promise<void> {
     const since = this.journal;
@@ -352,7 +358,7 @@ export class FaultSession {
 
   private async settlePageLoad(since: number, before: Entry[], loads: Loads): Promise<void> {
     await expect(logbookPage(this.page).heading).toBeVisible();
-    await this.settle({ since, wholeListReads: WHOLE_LIST_READS_PER_PAGE_LOAD, kept: [before, []], loads, what: 'a page load' });
+    await this.settle({ since, wholeListReads: WHOLE_LIST_READS_PER_PAGE_LOAD, kept: [before, [], ...this.shownAfterLoads], loads, what: 'a page load' });
   }
 
   /**
@@ -387,6 +393,7 @@ export class FaultSession {
       .toMatch(/^(loaded|failed)$/);
     if (loads === 'retried') expect(settled, `${what}: retried reads end in a load that shows every entry`).toBe('loaded');
     this.loads.push(settled === 'failed' ? 'failed' : 'loaded');
+    this.shownAfterLoads.push(await shownTexts(this.page));
   }
 }
 
