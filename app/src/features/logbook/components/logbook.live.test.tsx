@@ -12,7 +12,7 @@ import { loadedLiveCode, loadLiveCode } from '../api/live-code';
 import { openDeviceCopy } from '../device-copy/copy-store';
 import { Logbook } from './logbook';
 import { SignForm } from './sign-form';
-import type { EntryList, ListOptions, LiveStatus, LogEntry, NewEntry } from '../types';
+import type { EntryList, ListOptions, LiveStatus, LogChange, LogEntry, NewEntry } from '../types';
 
 vi.mock('../api/client', () => ({ getClient: vi.fn() }));
 vi.mock('../api/live-code', () => ({ loadLiveCode: vi.fn(), loadedLiveCode: vi.fn() }));
@@ -46,6 +46,11 @@ class FakeChannel {
 const listEntries = vi.fn<(options?: ListOptions) => Promise<EntryList>>();
 const signLogbook = vi.fn<(entry: NewEntry) => Promise<void>>();
 const removeChannel = vi.fn<(channel: FakeChannel) => Promise<string>>();
+/** The owner's removals and restores (geocache_log_changes), oldest first; and the entries that exist by id. */
+let changes: LogChange[] = [];
+let existing: LogEntry[] = [];
+const listChanges = vi.fn((after: number, limit: number) => Promise.resolve(changes.filter(({ seq }) => seq > after).slice(0, limit)));
+const entriesById = vi.fn((ids: Float64Array) => Promise.resolve(fakeEntryList(existing.filter((entry) => ids.includes(entry.id)))));
 let channels: FakeChannel[] = [];
 const channel = vi.fn((_name: string, _options: unknown) => {
   const made = new FakeChannel();
@@ -70,7 +75,16 @@ beforeEach(async () => {
   removeChannel.mockReset().mockResolvedValue('ok');
   channel.mockClear();
   vi.mocked(getClient).mockReset();
-  vi.mocked(getClient).mockReturnValue({ listEntries, signLogbook, newestChange: () => Promise.resolve(0) } as unknown as ReturnType<typeof getClient>);
+  changes = [];
+  existing = [];
+  listChanges.mockClear();
+  vi.mocked(getClient).mockReturnValue({
+    listEntries,
+    signLogbook,
+    listChanges,
+    entriesById,
+    newestChange: () => Promise.resolve(changes.at(-1)?.seq ?? 0),
+  } as unknown as ReturnType<typeof getClient>);
   liveLoaded = false;
   vi.mocked(loadedLiveCode).mockImplementation(() => (liveLoaded ? liveModule : undefined));
   vi.mocked(loadLiveCode).mockReset().mockImplementation(() => {
@@ -238,6 +252,26 @@ describe('the live logbook', () => {
     expect(listEntries).toHaveBeenCalledTimes(3);
     expect(listEntries.mock.calls[2]?.[0]?.since).toBe('2024-05-03T09:59:00.250Z');
     expect(status()).toHaveTextContent(/^2 new entries arrived\.$/);
+  });
+
+  it('after a reconnect drops the entries removed while the socket was down and shows those put back, saying nothing', async () => {
+    // Zed was removed before this visit; the visit starts at the newest change.
+    const zed: LogEntry = { id: 5, created_at: '2024-04-01T10:00:00+00:00', name: 'Zed', message: 'Old' };
+    changes = [{ seq: 1, entryId: zed.id, change: 'removed' }];
+    await renderSubscribed([cy, bo, ann]);
+    const said = status().textContent;
+    act(() => live().status?.('CLOSED'));
+    // Offline: no DELETE or INSERT reaches the page, and events are not replayed.
+    changes = [...changes, { seq: 2, entryId: bo.id, change: 'removed' }, { seq: 3, entryId: zed.id, change: 'added' }];
+    existing = [cy, ann, zed];
+    listEntries.mockResolvedValueOnce(fakeEntryList([cy]));
+    act(() => live().status?.('SUBSCRIBED'));
+    await waitFor(() => expect(shownNames()).toEqual(['Cy', 'Ann', 'Zed']));
+    // Read after each subscription's catch-up, from the last change the visit read.
+    expect(listChanges.mock.calls.map(([after]) => after)).toEqual([1, 1, 3]);
+    expect(status().textContent).toBe(said);
+    // Learned on this device: Bo is never painted here again.
+    expect(JSON.parse(localStorage.getItem('geocache-logbook-removals') ?? '{}')).toMatchObject({ removed: [bo.id] });
   });
 
   it('loads the live client and listens only once the first read has settled, then catches up', async () => {

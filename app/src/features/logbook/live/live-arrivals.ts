@@ -34,6 +34,11 @@ export interface LiveAmends {
   readonly removed: (id: number) => void;
   /** True when `entry` was taken as a restore. */
   readonly restored: (entry: KeptEntry) => boolean;
+  /**
+   * After each subscription's catch-up read: removals are not replayed either, so those made while the socket was
+   * down (and the restores) are read from the owner's changes.
+   */
+  readonly caughtUp: () => void;
 }
 
 /** Hears of entries shown for the first time, live or by a catch-up read. */
@@ -44,7 +49,8 @@ export type ArrivalListener = (entries: readonly KeptEntry[]) => void;
  * subscription to fill what the socket missed. Every 'SUBSCRIBED' (the first, and again after each reconnect) is
  * followed by a read of the rows from a minute before the newest shown, once a read has settled: events are not
  * replayed, so whatever was inserted between the first read and the subscription, or while the socket was down,
- * comes from that read. Each id shows once, and a read's row wins: a reload after a sign folds the arrivals in.
+ * comes from that read (and what was removed, from the read of the owner's changes that follows it: `caughtUp`).
+ * Each id shows once, and a read's row wins: a reload after a sign folds the arrivals in.
  */
 export class LiveArrivals {
   private readonly options: LiveArrivalsOptions;
@@ -156,6 +162,7 @@ export class LiveArrivals {
         if (!current()) return;
         this.behind = false;
         this.receive(rows, true);
+        this.amends?.caughtUp();
       },
       (error: unknown) => {
         // Left behind: the next subscription (the client rejoins after any drop) or a reload reads again. A warning,

@@ -6,7 +6,9 @@ import { fakeReads, readAt, type FakeReads } from '@/testing/fake-paged-read';
 import { getClient } from '../api/client';
 import { loadClientCode } from '../api/client-code';
 import { startEntryPages } from '../api/entry-pages';
+import type { CaughtUpChanges } from '../device-copy/changes-catch-up';
 import type { DeviceCopy } from '../device-copy/copy-store';
+import type { Removals } from '../device-copy/removals';
 import { ArrivalKeeper } from '../live/arrival-keeper';
 import type { EntryRows, KeptCopy, KeptEntry, LiveListener, LogEntry } from '../types';
 import type { FirstRead, VisitPlan } from './first-read';
@@ -51,8 +53,11 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-/** The visit's reads over the test's client, copy and live source; `plan` is the first read's, settled at once. */
-function visitReads(plan: VisitPlan = WHOLE, keptBefore: KeptCopy | null = null) {
+/**
+ * The visit's reads over the test's client, copy and live source; `plan` is the first read's, settled at once.
+ * `changes` reads the owner's removals and restores (none without it).
+ */
+function visitReads(plan: VisitPlan = WHOLE, keptBefore: KeptCopy | null = null, changes?: (known: Removals) => Promise<CaughtUpChanges>) {
   const keeper = new ArrivalKeeper(() => Promise.resolve(copy));
   const firstRead = (): FirstRead => ({
     copy: Promise.resolve(copy),
@@ -75,12 +80,13 @@ function visitReads(plan: VisitPlan = WHOLE, keptBefore: KeptCopy | null = null)
       readNewer,
       keeper,
     },
+    changes,
     now: () => NOW,
   });
-  const changes = vi.fn();
-  visit.subscribe(changes);
+  const changed = vi.fn();
+  visit.subscribe(changed);
   opened.push(visit);
-  return { visit, changes, keep: vi.spyOn(keeper, 'add') };
+  return { visit, changes: changed, keep: vi.spyOn(keeper, 'add') };
 }
 
 const names = (rows: EntryRows) => Array.from({ length: rows.length }, (_, index) => rows.name(index));
@@ -320,5 +326,36 @@ describe('VisitReads: entries that arrive while the page is open', () => {
     await slow.promise;
     await Promise.resolve();
     expect(shown(visit)).toEqual(['Cy', 'Ann']);
+  });
+});
+
+describe("VisitReads: the owner's removals and restores", () => {
+  it('reads them when the visit opens and after each subscription, one read at a time, each from the last change applied', async () => {
+    localStorage.clear();
+    const zed: LogEntry = { id: 5, created_at: '2024-04-01T10:00:00+00:00', name: 'Zed', message: 'Old' };
+    const answers = [deferred<CaughtUpChanges>(), deferred<CaughtUpChanges>()];
+    const changes = vi.fn((_known: Removals) => (answers[changes.mock.calls.length - 1] as (typeof answers)[number]).promise);
+    const { visit } = visitReads(WHOLE, null, changes);
+    const heard = vi.fn();
+    visit.onArrived(heard);
+    await open(visit);
+    expect(changes).toHaveBeenCalledExactlyOnceWith({ cursor: null, removed: [] });
+    readAt(reads, 0).page([bo, ann]);
+    await readAt(reads, 0).finish();
+    idle.splice(0).forEach((task) => task());
+    readNewer.mockResolvedValueOnce([]);
+    listeners[0]?.onStatus('SUBSCRIBED');
+    await vi.waitFor(() => expect(readNewer).toHaveBeenCalledTimes(1));
+    await Promise.resolve();
+    // The subscription's read of the changes waits for the one in flight, and starts where it ends.
+    expect(changes).toHaveBeenCalledTimes(1);
+    answers[0]?.resolve({ removed: [], added: [zed], cursor: 4 });
+    await vi.waitFor(() => expect(shown(visit)).toEqual(['Bo', 'Ann', 'Zed']));
+    await vi.waitFor(() => expect(changes).toHaveBeenCalledTimes(2));
+    expect(changes.mock.calls[1]?.[0].cursor).toBe(4);
+    answers[1]?.resolve({ removed: [ann.id], added: [], cursor: 6 });
+    await vi.waitFor(() => expect(shown(visit)).toEqual(['Bo', 'Zed']));
+    // Neither is an arrival.
+    expect(heard).not.toHaveBeenCalled();
   });
 });

@@ -41,8 +41,8 @@ export interface ReadSources {
   readonly keptBefore: KeptCopy | null | undefined;
   readonly live: LiveArrivalsOptions;
   /**
-   * The owner's removals and restores since this device's cursor (device-copy/changes-catch-up.ts), read once per
-   * visit; none without it.
+   * The owner's removals and restores since the cursor given (device-copy/changes-catch-up.ts), read when the visit
+   * opens and after each live subscription's catch-up; none without it.
    */
   readonly changes?: (known: Removals) => Promise<CaughtUpChanges>;
   /** The time, ms since the epoch. */
@@ -97,12 +97,23 @@ export class VisitReads {
   private copy: Promise<DeviceCopy | null> | null = null;
   /** The changes' cursor, recorded once the copy holds the entries they added back. */
   private cursorToKeep: number | null = null;
+  /**
+   * The last change this visit applied. The device's cursor lags it until the copy holds the entries put back, and
+   * a read from there would bring them again.
+   */
+  private changesCursor: number | null = null;
+  /** A read of the changes in flight; `again` when another was asked for meanwhile (it starts from where this one ends). */
+  private changesRead: { again: boolean } | null = null;
   private lastAmended: { base: EntryRows; removed: ReadonlySet<number>; restored: readonly KeptEntry[]; rows: EntryRows } | null = null;
 
   constructor(sources: ReadSources) {
     this.sources = sources;
     this.now = sources.now ?? Date.now;
-    this.live = new LiveArrivals(sources.live, () => this.refresh(), { removed: this.removedLive, restored: this.restoredLive });
+    this.live = new LiveArrivals(sources.live, () => this.refresh(), {
+      removed: this.removedLive,
+      restored: this.restoredLive,
+      caughtUp: () => this.readChanges(),
+    });
     const found = sources.keptBefore;
     this.state = {
       shown: null,
@@ -185,24 +196,46 @@ export class VisitReads {
   }
 
   /**
-   * Learns the removals and restores since this device last read them, beside the visit's first read. Offline (or
-   * any failure) nothing changes: the copy shows as it was, and the next visit that reads catches up.
+   * Learns the removals and restores since this visit (or, at its start, this device) last read them: beside the
+   * visit's first read, and after each live subscription's catch-up, since the channel does not replay what it
+   * missed while down. One read at a time, each from where the last ended. Offline (or any failure) nothing changes:
+   * the copy shows as it was, and the next subscription or visit that reads catches up.
    */
   private readChanges(): void {
     const { changes } = this.sources;
     if (changes === undefined) return;
-    changes(readRemovals()).then(
-      ({ removed, added, cursor }) => {
-        if (!this.opened) return;
-        learnRemovals(removed, added.map((entry) => entry.id), added.length === 0 ? cursor : undefined);
-        this.restore(removed, added);
-        if (added.length === 0) return;
-        // Recorded once the copy holds them: their created_at may be older than any later catch-up read reaches.
-        this.cursorToKeep = cursor;
-        if (this.state.read === 'loaded') this.keepOnDevice(this.shownEntries(), { updatedAt: this.now(), reconciledAt: this.now() });
-      },
-      (error: unknown) => console.warn('Could not catch up on removed entries:', error),
-    );
+    if (this.changesRead !== null) {
+      this.changesRead.again = true;
+      return;
+    }
+    const reading = { again: false };
+    this.changesRead = reading;
+    const known = readRemovals();
+    void changes(this.changesCursor === null ? known : { ...known, cursor: this.changesCursor })
+      .then(
+        (caughtUp) => {
+          if (this.opened) this.applyChanges(caughtUp);
+        },
+        (error: unknown) => console.warn('Could not catch up on removed entries:', error),
+      )
+      .finally(() => {
+        this.changesRead = null;
+        if (reading.again && this.opened) this.readChanges();
+      });
+  }
+
+  private applyChanges({ removed, added, cursor }: CaughtUpChanges): void {
+    this.changesCursor = cursor;
+    // While entries put back wait for the copy to hold them, so does every later cursor.
+    const waiting = added.length > 0 || this.cursorToKeep !== null;
+    learnRemovals(removed, added.map((entry) => entry.id), waiting ? undefined : cursor);
+    this.restore(removed, added);
+    if (!waiting) return;
+    // Recorded once the copy holds them: their created_at may be older than any later catch-up read reaches.
+    this.cursorToKeep = cursor;
+    if (added.length > 0 && this.state.read === 'loaded') {
+      this.keepOnDevice(this.shownEntries(), { updatedAt: this.now(), reconciledAt: this.now() });
+    }
   }
 
   /** The list the reads show now (arrivals aside), as plain entries. */
