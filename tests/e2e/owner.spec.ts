@@ -95,6 +95,13 @@ async function enrolledOwner(browser: Browser, baseURL: string, email = OWNER, p
   return { page, context, nextCode };
 }
 
+/** Axe finds nothing on the page as it stands, and nothing scrolls sideways (the tests' owner pages are 390 px wide). */
+async function expectUsable(page: Page, step: string) {
+  expect((await new AxeBuilder({ page }).analyze()).violations, step).toEqual([]);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow, `${step}: wider than the 390 px viewport by`).toBeLessThanOrEqual(0);
+}
+
 /** Names on a visitor's page, in the order shown. */
 async function visitorNames(page: Page): Promise<string[]> {
   return logbookPage(page).entries.evaluateAll((cards) => cards.map((card) => card.querySelector('.entry-name')?.textContent ?? ''));
@@ -183,6 +190,33 @@ test('an owner removes an entry that vanishes from open pages and device copies,
   await expect(owner.entries).toHaveCount(4);
   await context.close();
   await visitorB.close();
+});
+
+test('every step of the owner page is axe clean and fits a 390 px wide phone', async ({ browser, stack, baseURL }) => {
+  await nameOwner(stack);
+  const context = await browser.newContext({ baseURL, viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  await page.goto('/owner.html');
+  const owner = ownerPage(page);
+  await expect(owner.email).toBeVisible();
+  await expectUsable(page, 'the sign-in form');
+
+  await signIn(page);
+  await expect(page.getByRole('heading', { name: 'Set up a second factor' })).toBeFocused();
+  const qr = page.getByRole('img', { name: 'QR code of the authenticator secret' });
+  await expect.poll(() => qr.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(true);
+  await expectUsable(page, 'the TOTP enrolment');
+  const nextCode = codesFor((await page.locator('.owner-secret').textContent()) ?? '');
+  await owner.code.fill(nextCode());
+  await owner.verify.click();
+  await expect(page.getByRole('heading', { name: 'Entries', exact: true })).toBeFocused();
+  await expectUsable(page, 'the entries');
+
+  await owner.signOut.click();
+  await signIn(page);
+  await expect(page.getByRole('heading', { name: 'Second factor' })).toBeFocused();
+  await expectUsable(page, 'the code step');
+  await context.close();
 });
 
 test('a non-owner and an owner without the second factor remove nothing', async ({ browser, stack, baseURL }) => {
