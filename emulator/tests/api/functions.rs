@@ -2,6 +2,7 @@
 //! answers for missing functions, `verify_jwt` and an unreachable server.
 
 use crate::support::TestApp;
+use crate::wire::{raw_exchange, raw_request, Served};
 use axum::body::Body;
 use axum::extract::Request;
 use axum::http::{Method, StatusCode};
@@ -209,6 +210,8 @@ async fn a_path_that_could_leave_its_function_is_refused_before_the_relay() {
         "/functions/v1/echo/%2E%2e/guarded",
         "/functions/v1/echo/.%2E/guarded",
         "/functions/v1/echo/%252e%252e/guarded",
+        "/functions/v1/echo/..\\guarded",
+        "/functions/v1/echo/.\\guarded",
         "/functions/v1/echo/..%5cguarded",
         "/functions/v1/echo/..%5Cguarded",
         "/functions/v1/echo/x%2f..%2f..%2fadmin",
@@ -232,6 +235,25 @@ async fn a_path_that_could_leave_its_function_is_refused_before_the_relay() {
         .await;
     assert_eq!(dotted.status, StatusCode::CREATED, "{}", dotted.body);
     assert_eq!(dotted.json()["path"], "/echo/v1.2/.well-known/x..y");
+}
+
+#[tokio::test]
+async fn a_literal_backslash_over_the_wire_is_refused_before_the_relay() {
+    // Clients (fetch, curl) send `\` as `/`; raw bytes reach the server as they are, and the
+    // function server would read them as a slash.
+    let app = app(Some(start_function_server().await));
+    let served = Served::start(app.state.clone()).await;
+    for path in [
+        "/functions/v1/echo/..\\guarded",
+        "/functions/v1/echo/.\\guarded",
+    ] {
+        let raw = raw_exchange(served.address, &raw_request("POST", path, &app.anon, None)).await;
+        let (head, body) = raw.split().unwrap();
+        assert!(head.starts_with("HTTP/1.1 400 "), "{path}: {}", raw.text());
+        let body: Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(body["code"], "INVALID_PATH", "{path}");
+    }
+    served.stop().await;
 }
 
 #[tokio::test]
