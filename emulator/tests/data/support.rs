@@ -1,7 +1,7 @@
 //! The binary's commands run as an owner runs them, an emulator whose log lines a test can wait
 //! for, and the table read back through the REST API.
 
-use crate::wire::{request, Client, TABLE_URL};
+use crate::wire::{request, Announced, Client, TABLE_URL};
 use axum::http::{Method, StatusCode};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader};
@@ -63,30 +63,14 @@ impl Served {
             }
         });
         let mut stdout = BufReader::new(child.stdout.take().unwrap());
-        let mut fields = Vec::new();
-        for prefix in [
-            "API URL: http://",
-            "anon key: ",
-            "service_role key: ",
-            "Publishable key: ",
-            "Secret key: ",
-        ] {
-            let mut line = String::new();
-            stdout.read_line(&mut line).unwrap();
-            let value = line.trim_end().strip_prefix(prefix);
-            fields.push(
-                value
-                    .unwrap_or_else(|| panic!("expected {prefix:?}, got {line:?}"))
-                    .to_owned(),
-            );
-        }
+        let announced = Announced::read(&mut stdout);
         // The rest of standard output is drained, so the emulator never blocks on it.
         std::thread::spawn(move || std::io::copy(&mut stdout, &mut std::io::sink()));
         Served {
             child,
-            address: fields[0].parse().unwrap(),
-            anon: fields[1].clone(),
-            service: fields[2].clone(),
+            address: announced.address,
+            anon: announced.anon,
+            service: announced.service,
             log: Mutex::new(log),
         }
     }

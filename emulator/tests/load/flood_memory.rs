@@ -11,13 +11,13 @@
 //! `cargo build --profile emulator -p geocache-emulator`
 //! `GEOCACHE_FLOOD_BINARY=$PWD/target/emulator/geocache-emulator cargo test -p geocache-emulator --test load -- --ignored --nocapture flood_memory`
 
-use crate::wire::{request, Client};
+use crate::wire::{request, Announced, Client};
 use axum::http::Method;
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use std::future::Future;
-use std::io::{BufRead, BufReader};
+use std::io::BufReader;
 use std::net::SocketAddr;
 use std::process::{Child, ChildStdout, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -74,30 +74,14 @@ impl Emulator {
             .spawn()
             .unwrap();
         let mut stdout = BufReader::new(child.stdout.take().unwrap());
-        let mut fields = Vec::new();
-        for prefix in [
-            "API URL: http://",
-            "anon key: ",
-            "service_role key: ",
-            "Publishable key: ",
-            "Secret key: ",
-        ] {
-            let mut line = String::new();
-            stdout.read_line(&mut line).unwrap();
-            let value = line.trim_end().strip_prefix(prefix);
-            fields.push(
-                value
-                    .unwrap_or_else(|| panic!("expected {prefix:?}, got {line:?}"))
-                    .to_owned(),
-            );
-        }
-        let address: SocketAddr = fields[0].parse().unwrap();
+        let announced = Announced::read(&mut stdout);
+        let address = announced.address;
         assert!(address.ip().is_loopback(), "{address}");
         Emulator {
             child,
             address,
-            service: fields[2].clone(),
-            publishable: fields[3].clone(),
+            service: announced.service,
+            publishable: announced.publishable,
             _stdout: stdout,
         }
     }

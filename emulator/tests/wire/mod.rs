@@ -225,6 +225,37 @@ pub fn request(method: Method, path: &str, key: &str, body: Option<&str>) -> Req
         .unwrap()
 }
 
+/// What the emulator prints first on standard output: its address and its four keys.
+pub struct Announced {
+    pub address: SocketAddr,
+    pub anon: String,
+    pub service: String,
+    pub publishable: String,
+    pub secret: String,
+}
+
+impl Announced {
+    /// Reads the five lines, in the order the emulator prints them, from a process's standard output.
+    pub fn read(stdout: &mut impl BufRead) -> Announced {
+        let mut line = |prefix: &str| {
+            let mut text = String::new();
+            stdout.read_line(&mut text).unwrap();
+            text.trim_end()
+                .strip_prefix(prefix)
+                .unwrap_or_else(|| panic!("expected {prefix:?}, got {text:?}"))
+                .to_owned()
+        };
+        let address = line("API URL: http://").parse().unwrap();
+        Announced {
+            address,
+            anon: line("anon key: "),
+            service: line("service_role key: "),
+            publishable: line("Publishable key: "),
+            secret: line("Secret key: "),
+        }
+    }
+}
+
 /// The built binary, started with `--port 0` and `args`; killed (SIGKILL) when dropped.
 pub struct Binary {
     child: Child,
@@ -247,22 +278,16 @@ impl Binary {
             .spawn()
             .unwrap();
         let mut stdout = BufReader::new(child.stdout.take().unwrap());
-        let mut line = |prefix: &str| {
-            let mut text = String::new();
-            stdout.read_line(&mut text).unwrap();
-            text.trim_end()
-                .strip_prefix(prefix)
-                .unwrap_or_else(|| panic!("expected {prefix:?}, got {text:?}"))
-                .to_owned()
-        };
-        let url = line("API URL: http://");
-        let anon = line("anon key: ");
-        let service = line("service_role key: ");
-        let publishable = line("Publishable key: ");
-        let secret = line("Secret key: ");
+        let Announced {
+            address,
+            anon,
+            service,
+            publishable,
+            secret,
+        } = Announced::read(&mut stdout);
         Binary {
             child,
-            address: url.parse().unwrap(),
+            address,
             anon,
             service,
             publishable,
