@@ -1,9 +1,9 @@
 // @ts-check
 // A production build served as a static host serves it: every text asset and the wasm compressed (brotli when the
-// browser accepts it, else gzip), hashed files under assets/ cached for a year, everything else (index.html, a
-// service worker script) revalidated on each visit, as docs/deploying.md advises. `vite preview`
-// (npm run preview) compresses JavaScript, CSS and HTML with gzip only, never the wasm, and sets no caching
-// headers, so a mobile visit through it would pay for bytes and round trips no real host charges.
+// browser accepts it, else gzip), with an ETag on every file and the caching headers of one of HOST_HEADERS: by
+// default hashed files under assets/ cached for a year and everything else (index.html, a service worker script)
+// revalidated on each visit, as docs/deploying.md advises; or the defaults of hosts owners use, which do not tell
+// hashed files apart. The mobile profile measures `vite preview` (npm run preview) besides.
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import http from 'node:http';
@@ -57,11 +57,38 @@ export function chooseEncoding(acceptEncoding) {
 }
 
 /**
- * Hashed build output never changes under its name; anything else must be revalidated so a new build shows at once.
- * @param {string} urlPath
+ * The caching headers a host sends, by name: the one docs/deploying.md advises, and two hosts' defaults.
+ * @typedef {'advised' | 'revalidate' | 'ten-minutes'} HostHeaders
  */
-export function cacheControlFor(urlPath) {
-  return urlPath.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache';
+
+/**
+ * Each header set's Cache-Control for a path, and how the report describes it.
+ * @type {Readonly<Record<HostHeaders, { describe: string, cacheControl: (urlPath: string) => string }>>}
+ */
+export const HOST_HEADERS = Object.freeze({
+  // Hashed build output never changes under its name; anything else must be revalidated so a new build shows at once.
+  advised: {
+    describe: 'assets/ cached for a year, the rest revalidated',
+    cacheControl: (urlPath) => (urlPath.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache'),
+  },
+  // Netlify's default: every file, hashed or not, revalidated on every use.
+  revalidate: {
+    describe: 'every file revalidated (`public, max-age=0, must-revalidate`, as Netlify)',
+    cacheControl: () => 'public, max-age=0, must-revalidate',
+  },
+  // GitHub Pages' default: every file fresh for ten minutes, then revalidated.
+  'ten-minutes': {
+    describe: 'every file cached for ten minutes (`max-age=600`, as GitHub Pages)',
+    cacheControl: () => 'max-age=600',
+  },
+});
+
+/**
+ * @param {string} urlPath
+ * @param {HostHeaders} [headers]
+ */
+export function cacheControlFor(urlPath, headers = 'advised') {
+  return HOST_HEADERS[headers].cacheControl(urlPath);
 }
 
 /**
@@ -116,10 +143,11 @@ export async function loadBuild(root) {
  * Serves `root` on a free loopback port. "/" is index.html; an unknown path without an extension is index.html too
  * (a single-page site); anything else unknown is 404.
  * @param {string} root
+ * @param {{ headers?: HostHeaders, files?: Map<string, StaticFile> }} [options]  the caching headers; a build loaded already
  * @returns {Promise<RunningStaticServer>}
  */
-export async function startStaticServer(root) {
-  const files = await loadBuild(root);
+export async function startStaticServer(root, { headers: hostHeaders = 'advised', files: loaded } = {}) {
+  const files = loaded ?? (await loadBuild(root));
   const server = http.createServer((request, response) => {
     const urlPath = decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname);
     const file =
@@ -137,7 +165,7 @@ export async function startStaticServer(root) {
     /** @type {Record<string, string>} */
     const headers = {
       'Content-Type': contentTypeFor(file.urlPath),
-      'Cache-Control': cacheControlFor(file.urlPath),
+      'Cache-Control': cacheControlFor(file.urlPath, hostHeaders),
       ETag: file.etag,
       Vary: 'Accept-Encoding',
     };

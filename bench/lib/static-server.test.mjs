@@ -25,6 +25,13 @@ test('hashed assets are cached for a year; the page and a service worker script 
   assert.equal(cacheControlFor('/sw.js'), 'no-cache');
 });
 
+test('the hosts\' defaults treat hashed assets as any other file: revalidated on every use, or fresh for ten minutes', () => {
+  for (const urlPath of ['/assets/index-abc.js', '/index.html', '/service-worker.js']) {
+    assert.equal(cacheControlFor(urlPath, 'revalidate'), 'public, max-age=0, must-revalidate', urlPath);
+    assert.equal(cacheControlFor(urlPath, 'ten-minutes'), 'max-age=600', urlPath);
+  }
+});
+
 test('the server answers with the negotiated encoding, validators and the page for "/"', async () => {
   const root = await mkdtemp(path.join(os.tmpdir(), 'bench-static-'));
   await mkdir(path.join(root, 'assets'));
@@ -33,17 +40,18 @@ test('the server answers with the negotiated encoding, validators and the page f
   await writeFile(path.join(root, 'assets', 'client-abc.wasm'), wasm);
   const server = await startStaticServer(root);
   try {
-    const get = (/** @type {string} */ urlPath, /** @type {Record<string, string>} */ headers = {}) =>
+    const getFrom = (/** @type {string} */ base, /** @type {string} */ urlPath, /** @type {Record<string, string>} */ headers) =>
       new Promise((resolve, reject) => {
         // node:http, not fetch: fetch would decode the body and hide the encoding.
         import('node:http').then(({ get: httpGet }) =>
-          httpGet(new URL(urlPath, server.url), { headers }, (res) => {
+          httpGet(new URL(urlPath, base), { headers }, (res) => {
             const chunks = /** @type {Buffer[]} */ ([]);
             res.on('data', (chunk) => chunks.push(chunk));
             res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
           }).on('error', reject),
         );
       });
+    const get = (/** @type {string} */ urlPath, /** @type {Record<string, string>} */ headers = {}) => getFrom(server.url, urlPath, headers);
     const br = /** @type {any} */ (await get('/assets/client-abc.wasm', { 'accept-encoding': 'gzip, br' }));
     assert.equal(br.status, 200);
     assert.equal(br.headers['content-encoding'], 'br');
@@ -60,6 +68,17 @@ test('the server answers with the negotiated encoding, validators and the page f
     assert.equal(page.headers['cache-control'], 'no-cache');
     assert.match(page.body.toString(), /<title>x<\/title>/);
     assert.equal(/** @type {any} */ (await get('/assets/missing.js')).status, 404);
+    // The same build behind a host that revalidates everything: the asset's answer says so, and its 304 too.
+    const revalidating = await startStaticServer(root, { headers: 'revalidate', files: server.files });
+    try {
+      const asset = /** @type {any} */ (await getFrom(revalidating.url, '/assets/client-abc.wasm', {}));
+      assert.equal(asset.headers['cache-control'], 'public, max-age=0, must-revalidate');
+      const unchanged = /** @type {any} */ (await getFrom(revalidating.url, '/assets/client-abc.wasm', { 'if-none-match': asset.headers.etag }));
+      assert.equal(unchanged.status, 304);
+      assert.equal(unchanged.headers['cache-control'], 'public, max-age=0, must-revalidate');
+    } finally {
+      await revalidating.stop();
+    }
   } finally {
     await server.stop();
     await rm(root, { recursive: true, force: true });
