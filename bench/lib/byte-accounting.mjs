@@ -118,3 +118,21 @@ export function accountFirstVisit({ responses, firstPaintWallMs, precache, build
     onlyWhenUsed: { items: unused, all: totalOf(unused) },
   };
 }
+
+/**
+ * What answered the navigation to `url`, from the visit's responses: the page's own record of the document says
+ * whether the service worker answered it, and the worker's record of the same file whether it asked the network.
+ * @param {ResponseRecord[]} records
+ * @param {string} url
+ * @returns {'service worker' | 'service worker, from the network' | 'network' | 'HTTP cache' | 'unknown'}
+ */
+export function answeredBy(records, url) {
+  const document = records.find((r) => r.url === url && !r.byServiceWorker);
+  if (!document) return 'unknown';
+  if (!document.fromServiceWorker) return document.network ? 'network' : 'HTTP cache';
+  const path = new URL(url).pathname;
+  const fetchedByWorker = records.some(
+    (r) => r.byServiceWorker && r.network && r.kind === 'html' && [path, `${path}index.html`].includes(new URL(r.url).pathname),
+  );
+  return fetchedByWorker ? 'service worker, from the network' : 'service worker';
+}

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { accountFirstVisit, pathOf, totalOf } from './byte-accounting.mjs';
+import { accountFirstVisit, answeredBy, pathOf, totalOf } from './byte-accounting.mjs';
 
 const PAINT = 10_000;
 /**
@@ -119,4 +119,23 @@ test('the service worker\'s script and the build files it fetched itself are apa
   assert.deepEqual(bytes.serviceWorker.items.map((f) => f.path), ['/sw.js', '/workbox-abc.js']);
   assert.equal(bytes.serviceWorker.all.brotli, 30);
   assert.deepEqual(bytes.onlyWhenUsed.items.map((f) => f.path), ['/assets/lazy.js']);
+});
+
+test('a repeat visit\'s navigation: the service worker\'s answer, from its cache or from the network, or the host\'s', () => {
+  const page = 'http://h/';
+  const documentFrom = (/** @type {Partial<import('./byte-accounting.mjs').ResponseRecord>} */ extra) => response(page, { kind: 'html', ...extra });
+  assert.equal(answeredBy([documentFrom({ fromServiceWorker: true, network: false, wireBytes: 0 })], page), 'service worker');
+  assert.equal(
+    answeredBy(
+      [
+        documentFrom({ fromServiceWorker: true, network: false, wireBytes: 0 }),
+        response('http://h/index.html?__WB_REVISION__=1', { kind: 'html', byServiceWorker: true }),
+      ],
+      page,
+    ),
+    'service worker, from the network',
+  );
+  assert.equal(answeredBy([documentFrom({})], page), 'network');
+  assert.equal(answeredBy([documentFrom({ network: false, wireBytes: 0 })], page), 'HTTP cache');
+  assert.equal(answeredBy([response('http://h/assets/a.js')], page), 'unknown');
 });

@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { accountFirstVisit, totalOf } from './byte-accounting.mjs';
+import { accountFirstVisit, answeredBy, totalOf } from './byte-accounting.mjs';
 import { assetKind, compressedSizes } from './assets.mjs';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './browser.mjs';
 import { applyMobileProfile, MOBILE_PROFILE, MOBILE_VIEWPORT } from './mobile-profile.mjs';
@@ -121,6 +121,17 @@ async function readCaches(page) {
 }
 
 /**
+ * What answered a repeat visit, and what it still asked of the network: the host's caching headers decide what the
+ * HTTP cache answers; a service worker may answer before either.
+ * @typedef {object} RepeatAnswers
+ * @property {'service worker' | 'service worker, from the network' | 'network' | 'HTTP cache' | 'unknown'} document
+ *           what answered the navigation
+ * @property {number | null} documentMs      navigation start to the document's last byte (Navigation Timing)
+ * @property {{ path: string, status: number, byServiceWorker: boolean }[]} network  every request that went to the
+ *           network (revalidations included), the page's own and the service worker's, in the order they ended
+ */
+
+/**
  * @typedef {object} MobileVisits
  * @property {import('./mobile-targets.mjs').MobileRun} run
  * @property {ReturnType<typeof accountFirstVisit>} bytes
@@ -129,6 +140,7 @@ async function readCaches(page) {
  * @property {number} serviceWorkerWireBytes   what the service worker's own fetches carried over the wire
  * @property {Record<'repeat' | 'offline', import('./byte-accounting.mjs').Sizes & { requests: number, wireBytes: number }>} networkLater
  *           what the repeat and offline visits still asked of the network
+ * @property {RepeatAnswers} repeatAnswers
  */
 
 /**
@@ -161,6 +173,8 @@ export async function measureMobileVisits({ url, timeoutMs, buildFiles }) {
     let phase = 'first';
     /** @type {Record<'first' | 'repeat' | 'offline', Promise<import('./byte-accounting.mjs').ResponseRecord | null>[]>} */
     const records = { first: [], repeat: [], offline: [] };
+    /** @type {WeakMap<object, number>} each record's HTTP status */
+    const statuses = new WeakMap();
     context.on('requestfinished', (request) => {
       const during = phase;
       const arrived = Date.now();
@@ -168,7 +182,8 @@ export async function measureMobileVisits({ url, timeoutMs, buildFiles }) {
         (async () => {
           const response = await request.response();
           if (!response || request.method() === 'OPTIONS') return null;
-          const body = await response.body().catch(() => null);
+          // A revalidation's 304 has no body of its own, but it is a request the visit waited on.
+          const body = await response.body().catch(() => (response.status() === 304 ? Buffer.alloc(0) : null));
           if (body === null) return null;
           const responseUrl = new URL(request.url());
           if (responseUrl.protocol === 'data:' || responseUrl.protocol === 'blob:') return null;
@@ -178,7 +193,7 @@ export async function measureMobileVisits({ url, timeoutMs, buildFiles }) {
           const endWallMs = timing.responseEnd >= 0 ? timing.startTime + timing.responseEnd : arrived;
           /** @type {import('./byte-accounting.mjs').ResponseRecord['kind']} */
           const kind = responseUrl.origin === origin ? assetKind(responseUrl.pathname, response.headers()['content-type'] ?? '') : 'api';
-          return {
+          const record = {
             url: request.url(),
             kind,
             endWallMs,
@@ -188,6 +203,8 @@ export async function measureMobileVisits({ url, timeoutMs, buildFiles }) {
             wireBytes: wire,
             ...compressedSizes(body, kind === 'api' ? 'other' : kind),
           };
+          statuses.set(record, response.status());
+          return record;
         })().catch(() => null),
       );
     });
@@ -224,6 +241,12 @@ export async function measureMobileVisits({ url, timeoutMs, buildFiles }) {
     const repeat = await visit(page, url, timeoutMs);
     if (repeat.error) problems.push(`repeat visit: ${repeat.error}`);
     await page.waitForLoadState('networkidle', { timeout: timeoutMs }).catch(() => undefined);
+    const repeatDocumentMs = await page
+      .evaluate(() => {
+        const [navigation] = /** @type {PerformanceNavigationTiming[]} */ (performance.getEntriesByType('navigation'));
+        return navigation ? navigation.responseEnd : null;
+      })
+      .catch(() => null);
 
     phase = 'offline';
     await profile.setOffline(true);
@@ -237,6 +260,16 @@ export async function measureMobileVisits({ url, timeoutMs, buildFiles }) {
       ...(serviceWorkerScript === null ? [] : [serviceWorkerScript]),
       ...profile.workerResponses().map((r) => r.url),
     ].filter((u) => u.startsWith(origin));
+    const repeatRecords = /** @type {import('./byte-accounting.mjs').ResponseRecord[]} */ ((await Promise.all(records.repeat)).filter(Boolean));
+    /** @type {RepeatAnswers} */
+    const repeatAnswers = {
+      document: answeredBy(repeatRecords, url),
+      documentMs: repeatDocumentMs,
+      network: repeatRecords
+        .filter((r) => r.network)
+        .sort((a, b) => a.endWallMs - b.endWallMs)
+        .map((r) => ({ path: new URL(r.url).pathname, status: statuses.get(r) ?? 0, byServiceWorker: r.byServiceWorker })),
+    };
     const bytes = accountFirstVisit({ responses: firstResponses, firstPaintWallMs: first.paintWallMs, precache, buildFiles, serviceWorkerUrls });
     return {
       run: {
@@ -253,6 +286,7 @@ export async function measureMobileVisits({ url, timeoutMs, buildFiles }) {
       serviceWorkerWireBytes: profile.workerResponses().reduce((sum, r) => sum + r.wireBytes, 0),
       workersThrottled: profile.workersThrottled(),
       networkLater: { repeat: await network('repeat'), offline: await network('offline') },
+      repeatAnswers,
     };
   } finally {
     await context.close().catch(() => undefined);
