@@ -1,6 +1,7 @@
 // @ts-check
 // mobile.md: the mobile profile's targets, the visits' times, and what a first visit downloads when.
-import { formatSummary } from './report.mjs';
+import { formatRatio, formatSummary } from './report.mjs';
+import { ratio, summarize } from './stats.mjs';
 
 /** @param {string} text */
 const cell = (text) => String(text).replaceAll('|', '\\|');
@@ -49,7 +50,8 @@ export function renderMobileMarkdown(results) {
       `${profile.latencyMs} ms round trip, ${profile.downloadKbitPerSecond / 1000} Mbit/s down, ${profile.uploadKbitPerSecond} kbit/s up ` +
       `(\`Network.emulateNetworkConditions\`), CPU ${profile.cpuSlowdown}× slower (\`Emulation.setCPUThrottlingRate\`); ` +
       `viewport ${results.viewport.width}×${results.viewport.height}, touch. Both pages are production builds served as a static host serves ` +
-      'them: brotli (or gzip) for HTML, JS, CSS and wasm, hashed assets cached for a year, the rest revalidated. ' +
+      'them: brotli (or gzip) for HTML, JS, CSS and wasm, hashed assets cached for a year, the rest revalidated; ours ' +
+      'also behind hosts whose caching headers differ (below). ' +
       'The pages reach the emulator through a proxy that compresses its answers (brotli 5, else gzip 6), as a hosted ' +
       'project\'s CDN does. Each run is a fresh browser profile: a first visit (cold caches), ' +
       'then, once it has settled (service worker active, network quiet), a second navigation (warm caches), then one more ' +
@@ -78,11 +80,41 @@ export function renderMobileMarkdown(results) {
     ),
   );
   out.push('');
-  if (results.previewHost) {
-    const p = results.previewHost;
+  if (results.hostSummaries?.length > 0) {
+    out.push('## Behind other hosts');
+    out.push('');
     out.push(
-      `Ours behind \`vite preview\` (\`npm run preview\`) at N = ${p.n.toLocaleString('en')}, the same visits: first visit ` +
-        `${formatSummary(p.first, 'ms')}, repeat visit ${formatSummary(p.repeat, 'ms')}.`,
+      'Our page behind hosts whose caching headers differ, the same visits at every N (the bench\'s own host is the ' +
+        'one above); the ratio is to the peer\'s repeat visit behind the bench\'s host. From each host\'s first run: what answered the repeat visit\'s navigation and when its last byte ' +
+        'had arrived, and the requests the repeat visit still sent over the network (revalidations included; "worker" ' +
+        'marks the service worker\'s own), with their status.',
+    );
+    out.push('');
+    out.push(
+      table(
+        ['N', 'Host', 'Caching headers', 'First visit', 'Repeat visit', 'Repeat: ratio to the peer\'s', 'Repeat: document from', 'Repeat: over the network'],
+        results.hostSummaries.map((/** @type {any} */ s) => {
+          const peer = results.summaries.find((/** @type {any} */ p) => p.n === s.n && p.page === 'peer');
+          const host = results.hosts.find((/** @type {any} */ h) => h.id === s.host);
+          const detail = results.hostDetails.find((/** @type {any} */ d) => d.n === s.n && d.host === s.host && d.run === 1);
+          const answers = detail?.repeatAnswers;
+          const network = answers?.network ?? [];
+          return [
+            s.n.toLocaleString('en'),
+            s.label,
+            host?.headers ?? '',
+            formatSummary(s.first, 'ms'),
+            formatSummary(s.repeat, 'ms'),
+            peer ? formatRatio(ratio(s.repeat, peer.repeat ?? summarize([]))) : 'n/a',
+            answers ? `${answers.document}${answers.documentMs === null ? '' : ` (${Math.round(answers.documentMs).toLocaleString('en')} ms)`}` : 'n/a',
+            answers
+              ? network.length === 0
+                ? 'nothing'
+                : `${network.length}: ${network.map((/** @type {any} */ r) => `${r.byServiceWorker ? 'worker ' : ''}\`${r.path}\` ${r.status}`).join(', ')}`
+              : 'n/a',
+          ];
+        }),
+      ),
     );
     out.push('');
   }

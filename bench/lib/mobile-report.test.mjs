@@ -21,6 +21,18 @@ test('mobile.md states the profile, judges every target and splits the bytes', (
     serviceWorkerUrls: ['http://h/sw.js'],
   });
   const later = { requests: 1, wireBytes: 0, count: 0, raw: 0, gzip: 0, brotli: 0 };
+  const hostPoints = [
+    { n: 100, host: 'advised', label: 'the bench\'s static host', runs: points[0].runs },
+    { n: 100, host: 'revalidate', label: 'a host revalidating everything', runs: [run({ repeatMs: 300 })] },
+  ];
+  const answers = {
+    document: 'service worker',
+    documentMs: 41.6,
+    network: [
+      { path: '/rest/v1/geocache_logs', status: 200, byServiceWorker: false },
+      { path: '/service-worker.js', status: 304, byServiceWorker: false },
+    ],
+  };
   const markdown = renderMobileMarkdown({
     mode: 'quick',
     startedAt: '2026-11-24T00:00:00.000Z',
@@ -33,15 +45,27 @@ test('mobile.md states the profile, judges every target and splits the bytes', (
     points,
     summaries: points.map((p) => ({ n: p.n, page: p.page, ...summarizeRuns(p.runs, 90_000) })),
     details: ['ours', 'peer'].map((page) => ({ n: 100, page, run: 1, bytes, serviceWorker: page === 'ours', serviceWorkerWireBytes: 1100, workersThrottled: 1, networkLater: { repeat: later, offline: later } })),
+    hosts: [
+      { id: 'advised', label: 'the bench\'s static host', headers: 'assets/ cached for a year' },
+      { id: 'revalidate', label: 'a host revalidating everything', headers: 'every file revalidated' },
+    ],
+    hostPoints,
+    hostSummaries: hostPoints.map((p) => ({ n: p.n, host: p.host, label: p.label, ...summarizeRuns(p.runs, 90_000) })),
+    hostDetails: hostPoints.map((p) => ({ n: 100, host: p.host, run: 1, repeatAnswers: answers, repeatNetwork: later })),
     wasm: null,
-    targets: evaluateMobileTargets(points, 90_000),
+    targets: evaluateMobileTargets(points, 90_000, hostPoints),
   });
   assert.match(markdown, /\*\*Quick run\*\*/);
   assert.match(markdown, /150 ms round trip, 1\.6 Mbit\/s down, 750 kbit\/s up/);
   assert.match(markdown, /CPU 4× slower/);
-  assert.equal((markdown.match(/\*\*met\*\*/g) ?? []).length, 4);
+  assert.equal((markdown.match(/\*\*met\*\*/g) ?? []).length, 5);
   assert.match(markdown, /\| 100 \| ours \| 900 ms \| 200 ms \| works \|/);
   assert.match(markdown, /\| 100 \| peer \| 2,000 ms \| 1,500 ms \| does not work \|/);
   assert.match(markdown, /1\.2 \/ 1\.0 \(1\); 1\.1 kB on the wire/); // the service worker's script
   assert.match(markdown, /N = 100 peer run 1: page error: x/);
+  assert.match(
+    markdown,
+    /\| 100 \| a host revalidating everything \| every file revalidated \| 900 ms \| 300 ms \| 0\.20 \| service worker \(42 ms\) \| 2: `\/rest\/v1\/geocache_logs` 200, `\/service-worker\.js` 304 \|/,
+  );
+  assert.match(markdown, /repeat visit behind every host measured.*\| the bench's static host 200 ms \(ratio 0\.13\); a host revalidating everything 300 ms \(ratio 0\.20\); the peer 1,500 ms \| \*\*met\*\* \|/);
 });

@@ -27,6 +27,15 @@ export const FIRST_VISIT_BYTES_MAX_RATIO = 0.85;
  */
 
 /**
+ * Our page's runs behind one host (mobile-bench.mjs lists them), all against the same emulator at `n`.
+ * @typedef {object} MobileHostPoint
+ * @property {number} n
+ * @property {string} host    the host's id
+ * @property {string} label   how the report names it
+ * @property {MobileRun[]} runs
+ */
+
+/**
  * @param {MobileRun[]} runs
  * @param {number} timeoutMs
  */
@@ -64,11 +73,25 @@ export function ratioWithin(r, limit) {
 }
 
 /**
+ * A repeat visit's median against the peer's: within REPEAT_VISIT_MAX_RATIO of it and under REPEAT_VISIT_MAX_MS.
+ * @param {import('./stats.mjs').Summary} ours
+ * @param {import('./stats.mjs').Summary} peer
+ */
+export function judgeRepeat(ours, peer) {
+  const r = ratio(ours, peer);
+  const underAbsolute = ours.median === null ? null : ours.lowerBound ? false : ours.median < REPEAT_VISIT_MAX_MS;
+  const withinRatio = ratioWithin(r, REPEAT_VISIT_MAX_RATIO);
+  const met = withinRatio === false || underAbsolute === false ? false : withinRatio === null || underAbsolute === null ? null : true;
+  return { ratio: r, met };
+}
+
+/**
  * @param {MobilePoint[]} points
  * @param {number} timeoutMs
+ * @param {MobileHostPoint[]} [hostPoints]  our page behind each host measured, the bench's own included
  * @returns {import('./targets.mjs').TargetResult[]}
  */
-export function evaluateMobileTargets(points, timeoutMs) {
+export function evaluateMobileTargets(points, timeoutMs, hostPoints = []) {
   const sizes = [...new Set(points.map((p) => p.n))].sort((a, b) => a - b);
   /** @type {import('./targets.mjs').TargetResult[]} */
   const targets = [];
@@ -77,7 +100,7 @@ export function evaluateMobileTargets(points, timeoutMs) {
     const oursPoint = points.find((p) => p.n === n && p.page === 'ours');
     const peerPoint = points.find((p) => p.n === n && p.page === 'peer');
     if (!oursPoint || !peerPoint || oursPoint.runs.length === 0 || peerPoint.runs.length === 0) {
-      for (const id of ['first-visit', 'repeat-visit', 'offline', 'bytes']) {
+      for (const id of ['first-visit', 'repeat-visit', 'offline', 'bytes', 'repeat-visit-any-host']) {
         targets.push({ id: `mobile-${id}-${n}`, target: `${at}: ${id}`, measured: 'not measured', met: null });
       }
       continue;
@@ -93,14 +116,12 @@ export function evaluateMobileTargets(points, timeoutMs) {
       met: ratioWithin(first, FIRST_VISIT_MAX_RATIO),
     });
 
-    const repeat = ratio(ours.repeat, peer.repeat);
-    const underAbsolute = ours.repeat.median === null || ours.repeat.lowerBound ? (ours.repeat.median === null ? null : false) : ours.repeat.median < REPEAT_VISIT_MAX_MS;
-    const repeatRatio = ratioWithin(repeat, REPEAT_VISIT_MAX_RATIO);
+    const repeat = judgeRepeat(ours.repeat, peer.repeat);
     targets.push({
       id: `mobile-repeat-visit-${n}`,
       target: `${at}: repeat visit (warm caches), first entries painted in at most ${REPEAT_VISIT_MAX_RATIO} of the peer's time and under ${REPEAT_VISIT_MAX_MS} ms`,
-      measured: `${timeText(ours.repeat)} vs ${timeText(peer.repeat)}: ratio ${ratioText(repeat)}`,
-      met: repeatRatio === false || underAbsolute === false ? false : repeatRatio === null || underAbsolute === null ? null : true,
+      measured: `${timeText(ours.repeat)} vs ${timeText(peer.repeat)}: ratio ${ratioText(repeat.ratio)}`,
+      met: repeat.met,
     });
 
     const works = (/** @type {{ offlineWorks: number, runs: number }} */ s) =>
@@ -123,6 +144,32 @@ export function evaluateMobileTargets(points, timeoutMs) {
         `gzip ${kB(ours.bytesGzip.median)} vs ${kB(peer.bytesGzip.median)} (ratio ${ratioText(gzip)}); ` +
         `brotli ${kB(ours.bytesBrotli.median)} vs ${kB(peer.bytesBrotli.median)} (ratio ${ratioText(brotli)})`,
       met: gzipMet === false || brotliMet === false ? false : gzipMet === null || brotliMet === null ? null : true,
+    });
+
+    // Whatever caching headers the host sends, the repeat visit meets the same target; the peer is the one behind the
+    // bench's own host, its fastest.
+    const behindHosts = hostPoints.filter((p) => p.n === n);
+    const judged = behindHosts.map((p) => {
+      const summary = summarize(p.runs.map((r) => r.repeatMs), timeoutMs);
+      return { label: p.label, summary, ...judgeRepeat(summary, peer.repeat) };
+    });
+    targets.push({
+      id: `mobile-repeat-visit-any-host-${n}`,
+      target:
+        `${at}: repeat visit behind every host measured (whatever its caching headers), first entries painted in at most ` +
+        `${REPEAT_VISIT_MAX_RATIO} of the peer's time and under ${REPEAT_VISIT_MAX_MS} ms`,
+      measured:
+        judged.length === 0
+          ? 'not measured'
+          : `${judged.map((j) => `${j.label} ${timeText(j.summary)} (ratio ${ratioText(j.ratio)})`).join('; ')}; the peer ${timeText(peer.repeat)}`,
+      met:
+        judged.length === 0 || judged.some((j) => j.summary.runs === 0)
+          ? null
+          : judged.some((j) => j.met === false)
+            ? false
+            : judged.some((j) => j.met === null)
+              ? null
+              : true,
     });
   }
   return targets;
