@@ -15,8 +15,11 @@ export default defineConfig<object, { pageServer: PageServer }>({
   retries: 0,
   forbidOnly: true,
   reporter: 'list',
-  timeout: 90_000,
-  expect: { timeout: 15_000 },
+  // A hang guard, not a speed target: a test's fixtures (an emulator, a page server, a production build) and its steps
+  // run beside three other Playwright runs on two cores, and a slow or shared machine must not turn that into a failure.
+  timeout: 180_000,
+  // Likewise: how long a web-first assertion waits for the page before it fails.
+  expect: { timeout: 30_000 },
   use: {
     browserName: 'chromium',
     headless: true,

@@ -79,8 +79,11 @@ export const INSERT_ERROR = 'Error inserting log:';
  */
 const WHOLE_LIST_READS_PER_PAGE_LOAD = 2;
 
-/** Long enough for a read's three retries (1 + 2 + 4 s back-off) plus a few short request timeouts. */
-const SETTLE_TIMEOUT_MS = 30_000;
+/**
+ * A hang guard: a read's three retries (1 + 2 + 4 s back-off) plus a few short request timeouts, with room for a busy
+ * machine that serves and paints each of them slowly.
+ */
+const SETTLE_TIMEOUT_MS = 60_000;
 
 function callKind(request: Request): CallKind | undefined {
   const url = new URL(request.url());

@@ -179,7 +179,8 @@ async function expectResponsive(page: Page) {
 }
 
 test('every hostile text is stored and shown exactly and none of it runs; U+0000 is refused', async ({ page, stack, record }) => {
-  test.setTimeout(180_000);
+  // One sign and one read per text of the corpus: twice the default guard.
+  test.setTimeout(360_000);
   const corpus = hostileTexts();
   await openLogbook(page);
   const ownMarkup = await pageElements(page);

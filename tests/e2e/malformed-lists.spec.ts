@@ -13,6 +13,11 @@ const TABLE_URL_PATTERN = '*/rest/v1/geocache_logs*';
 
 /** The time one case (a page load and its logged error) may take. */
 const PAGE_LOAD_BUDGET_MS = 6_000;
+/**
+ * How long one case may take to be logged before the test gives up on it: a hang guard, not a speed target. A
+ * generated body (50 MiB, 100,000 nested brackets) is parsed in tens of seconds on a busy 2-core machine.
+ */
+const CASE_DEADLINE_MS = { stored: 30_000, generated: 120_000 };
 
 /** A console.error call as the page made it. */
 interface LoggedCall {
@@ -108,9 +113,10 @@ async function answerReads(page: Page, body: () => Buffer): Promise<void> {
 test('every malformed list is reported with its code, index and field, and the page stays usable', async ({ page, record }) => {
   const cases = malformedLists();
   expect(cases.length).toBeGreaterThanOrEqual(50);
-  // A page load per case, each at most a few seconds even when the machine is busy with other suites, and the 50 MiB
-  // body's tens: a budget per case, so that the whole grows with the corpus and a hang still fails the test.
-  test.setTimeout(cases.length * PAGE_LOAD_BUDGET_MS + 60_000);
+  // A page load per case, each a few seconds even when the machine is busy with other suites, and the generated
+  // bodies' tens: a budget per case, so that the whole grows with the corpus and a hang still fails the test.
+  const generated = cases.filter((malformed) => malformed.generated).length;
+  test.setTimeout(cases.length * PAGE_LOAD_BUDGET_MS + generated * CASE_DEADLINE_MS.generated + 60_000);
 
   let body: Buffer = Buffer.alloc(0);
   await answerReads(page, () => body);
@@ -128,8 +134,12 @@ test('every malformed list is reported with its code, index and field, and the p
     await page.goto(`/?case=${marker}`, { waitUntil: 'commit' });
     record.pageErrors.length = 0;
     const logged = async () => (await Promise.all(calls)).filter((call) => call !== undefined);
+    // Every case logs one call: wait for it however slow the machine is (the comparison below says what differed).
     await expect
-      .poll(async () => (await logged()).length, { timeout: malformed.generated ? 30_000 : 10_000, intervals: [25] })
+      .poll(async () => (await logged()).length, {
+        timeout: malformed.generated ? CASE_DEADLINE_MS.generated : CASE_DEADLINE_MS.stored,
+        intervals: [25],
+      })
       .toBeGreaterThan(0)
       .catch(() => undefined);
     observed[malformed.name] = {

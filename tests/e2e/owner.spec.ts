@@ -108,7 +108,8 @@ async function visitorNames(page: Page): Promise<string[]> {
 }
 
 test('an owner removes an entry that vanishes from open pages and device copies, and restores it', async ({ browser, stack, baseURL }) => {
-  test.setTimeout(150_000);
+  // Two browsers, a production build and many steps: twice the default guard.
+  test.setTimeout(360_000);
   const { emulator } = stack;
   await insert(emulator, { name: 'Ann', message: 'First find' });
   await insert(emulator, { name: 'Spammer', message: 'Buy cheap watches' });
