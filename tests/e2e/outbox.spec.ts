@@ -268,7 +268,7 @@ test.describe('a delivery with no answer', () => {
 
     const second = await context.newPage();
     await second.goto('/');
-    await expect(logbookPage(second).entries).toHaveCount(1, { timeout: 20_000 });
+    await expect(logbookPage(second).entries).toHaveCount(1, { timeout: 60_000 });
     await expect(logbookPage(second).pending).toHaveCount(0);
     await expect(logbook.name).toHaveValue('');
     await expect(logbook.status).toHaveText(SENT);
