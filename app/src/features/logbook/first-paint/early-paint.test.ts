@@ -38,6 +38,7 @@ beforeEach(() => {
   servedRoot(servedLogbook());
 });
 afterEach(() => {
+  vi.restoreAllMocks();
   vi.unstubAllGlobals();
   localStorage.clear();
   document.head.replaceChildren();
@@ -88,6 +89,33 @@ describe('startEarlyPaint', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     // The visit's read still needs the copy's head: the work settles with it.
     expect(settled).toBe(false);
+  });
+
+  it('paints the entries kept for the first frame as soon as the list is parsed, before parsing ends', async () => {
+    localStorage.setItem(FIRST_CARDS_KEY, JSON.stringify({ entries: [bo, ann] }));
+    const root = servedRoot();
+    vi.spyOn(document, 'readyState', 'get').mockReturnValue('loading');
+    const painting = startEarlyPaint(document, FILES);
+    root.append(servedLogbook());
+    // The parser's task that brought the list ends: the cards are in it before the browser draws another frame,
+    // while the document is still being parsed.
+    await Promise.resolve();
+    expect(cards()).toEqual(['<i>Second</i>', 'First!']);
+    expect(document.querySelector('.list-note')).toBeNull();
+    vi.restoreAllMocks();
+    expect((await painting).painted).toBe(true);
+  });
+
+  it('gives up when parsing ends with no list to paint into, and asks for the first visit\'s files', async () => {
+    localStorage.setItem(FIRST_CARDS_KEY, JSON.stringify({ entries: [ann] }));
+    servedRoot();
+    vi.spyOn(document, 'readyState', 'get').mockReturnValue('loading');
+    const painting = startEarlyPaint(document, FILES);
+    document.body.append(document.createElement('footer'));
+    vi.restoreAllMocks();
+    document.dispatchEvent(new Event('readystatechange'));
+    expect((await painting).painted).toBe(false);
+    expect(preloads()).toEqual(['/assets/client.wasm', '/assets/read.js']);
   });
 
   it('paints from the IndexedDB read when the entries for the first frame are not entries', async () => {

@@ -7,10 +7,13 @@ import { paintEntries } from './paint-entries';
 import type { KeptEntry } from '../types';
 
 /**
- * Paints `entries` into the served list once the document is parsed (the list exists): at once when it already
- * is, else from the `readystatechange` that ends parsing, which comes before the page's deferred scripts run and,
- * on a slow phone, before its first frame. True when it painted them. Never throws: an entry that cannot be shown
- * is React's to report, as it renders the same list.
+ * Paints `entries` into the served list as soon as the parser has put it in the document: at once when it is there
+ * already, else from the mutation that brings it, which is delivered when the parser's task that inserted it ends,
+ * before the browser draws another frame. The end of parsing comes too late: where a service worker answers the
+ * page's own files (a host that revalidates them, or a new tab), each arrives as a task of its own, and the browser
+ * draws a frame without the cards while the parser waits to end. True when it painted them; false when parsing
+ * ends with no list to fill. Never throws: an entry that cannot be shown is React's to report, as it renders the
+ * same list.
  */
 function paintOnceParsed(document: Document, entries: readonly KeptEntry[]): Promise<boolean> {
   const paint = () => {
@@ -21,8 +24,20 @@ function paintOnceParsed(document: Document, entries: readonly KeptEntry[]): Pro
       return false;
     }
   };
-  if (document.readyState !== 'loading') return Promise.resolve(paint());
-  return new Promise((resolve) => document.addEventListener('readystatechange', () => resolve(paint()), { once: true }));
+  const listParsed = () => document.querySelector('#root .logbook-entries .entry-list') !== null;
+  if (document.readyState !== 'loading' || listParsed()) return Promise.resolve(paint());
+  return new Promise((resolve) => {
+    const done = () => {
+      observer.disconnect();
+      document.removeEventListener('readystatechange', done);
+      resolve(paint());
+    };
+    const observer = new MutationObserver(() => {
+      if (listParsed()) done();
+    });
+    observer.observe(document, { childList: true, subtree: true });
+    document.addEventListener('readystatechange', done);
+  });
 }
 
 /**
