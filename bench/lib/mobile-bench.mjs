@@ -130,7 +130,9 @@ export async function runMobileBenchmark(options) {
         const answers = measured.repeatAnswers;
         log(
           `N=${n} ours behind ${host.label} run ${index + 1}/${options.mobileRuns}: first visit ${ms(measured.run.firstMs)}, repeat ${ms(measured.run.repeatMs)} ` +
-            `(document from ${answers.document} at ${ms(answers.documentMs)}; ${answers.network.length} requests over the network: ` +
+            `(document from ${answers.document} at ${ms(answers.documentMs)}, kept cards in the list at ${ms(answers.keptCardsMs)}; ` +
+            `files from the worker / the browser ${answers.files ? `${answers.files.worker} / ${answers.files.browser}` : 'n/a'}; ` +
+            `${answers.network.length} requests over the network: ` +
             `${answers.network.map((r) => `${r.byServiceWorker ? 'worker ' : ''}${r.path} ${r.status}`).join(', ') || 'none'})` +
             `${measured.run.problems.length > 0 ? `; problems: ${measured.run.problems.join(' | ')}` : ''}`,
         );

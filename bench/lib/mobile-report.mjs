@@ -86,13 +86,14 @@ export function renderMobileMarkdown(results) {
     out.push(
       'Our page behind hosts whose caching headers differ, the same visits at every N (the bench\'s own host is the ' +
         'one above); the ratio is to the peer\'s repeat visit behind the bench\'s host. From each host\'s first run: what answered the repeat visit\'s navigation and when its last byte ' +
-        'had arrived, and the requests the repeat visit still sent over the network (revalidations included; "worker" ' +
-        'marks the service worker\'s own), with their status.',
+        'had arrived; when the kept cards were put in the list; how many of the page\'s own files the service worker ' +
+        'answered and how many the browser took from its caches without asking it; and the requests the repeat visit ' +
+        'still sent over the network (revalidations included; "worker" marks the service worker\'s own), with their status.',
     );
     out.push('');
     out.push(
       table(
-        ['N', 'Host', 'Caching headers', 'First visit', 'Repeat visit', 'Repeat: ratio to the peer\'s', 'Repeat: document from', 'Repeat: over the network'],
+        ['N', 'Host', 'Caching headers', 'First visit', 'Repeat visit', 'Repeat: ratio to the peer\'s', 'Repeat: document from', 'Repeat: kept cards in the list', 'Repeat: files from the worker / the browser', 'Repeat: over the network'],
         results.hostSummaries.map((/** @type {any} */ s) => {
           const peer = results.summaries.find((/** @type {any} */ p) => p.n === s.n && p.page === 'peer');
           const host = results.hosts.find((/** @type {any} */ h) => h.id === s.host);
@@ -107,6 +108,8 @@ export function renderMobileMarkdown(results) {
             formatSummary(s.repeat, 'ms'),
             peer ? formatRatio(ratio(s.repeat, peer.repeat ?? summarize([]))) : 'n/a',
             answers ? `${answers.document}${answers.documentMs === null ? '' : ` (${Math.round(answers.documentMs).toLocaleString('en')} ms)`}` : 'n/a',
+            answers?.keptCardsMs == null ? 'n/a' : `${Math.round(answers.keptCardsMs).toLocaleString('en')} ms`,
+            answers?.files ? `${answers.files.worker} / ${answers.files.browser}` : 'n/a',
             answers
               ? network.length === 0
                 ? 'nothing'

@@ -28,6 +28,8 @@ test('mobile.md states the profile, judges every target and splits the bytes', (
   const answers = {
     document: 'service worker',
     documentMs: 41.6,
+    keptCardsMs: 180.2,
+    files: { worker: 25, browser: 0 },
     network: [
       { path: '/rest/v1/geocache_logs', status: 200, byServiceWorker: false },
       { path: '/service-worker.js', status: 304, byServiceWorker: false },
@@ -65,7 +67,7 @@ test('mobile.md states the profile, judges every target and splits the bytes', (
   assert.match(markdown, /N = 100 peer run 1: page error: x/);
   assert.match(
     markdown,
-    /\| 100 \| a host revalidating everything \| every file revalidated \| 900 ms \| 300 ms \| 0\.20 \| service worker \(42 ms\) \| 2: `\/rest\/v1\/geocache_logs` 200, `\/service-worker\.js` 304 \|/,
+    /\| 100 \| a host revalidating everything \| every file revalidated \| 900 ms \| 300 ms \| 0\.20 \| service worker \(42 ms\) \| 180 ms \| 25 \/ 0 \| 2: `\/rest\/v1\/geocache_logs` 200, `\/service-worker\.js` 304 \|/,
   );
   assert.match(markdown, /repeat visit behind every host measured.*\| the bench's static host 200 ms \(ratio 0\.13\); a host revalidating everything 300 ms \(ratio 0\.20\); the peer 1,500 ms \| \*\*met\*\* \|/);
 });

@@ -1,5 +1,5 @@
 // @ts-check
-/* global document, requestAnimationFrame, caches, FileReader */
+/* global document, requestAnimationFrame, caches, FileReader, location */
 // One mobile measurement of one page: three visits in one persistent browser profile (a fresh one each time), all
 // under the mobile profile. First visit with empty caches; once it has settled (the service worker, if the page
 // registers one, installed and its precache stored), a second navigation with warm caches; then the same once more
@@ -127,6 +127,10 @@ async function readCaches(page) {
  * @property {'service worker' | 'service worker, from the network' | 'network' | 'HTTP cache' | 'unknown'} document
  *           what answered the navigation
  * @property {number | null} documentMs      navigation start to the document's last byte (Navigation Timing)
+ * @property {number | null} keptCardsMs     navigation start to the kept cards put in the list (our page's mark;
+ *           the first frame with them follows)
+ * @property {{ worker: number, browser: number } | null} files  the page's own files the service worker answered, and
+ *           those the browser took from its caches without asking it (a visit in the same tab, files still fresh)
  * @property {{ path: string, status: number, byServiceWorker: boolean }[]} network  every request that went to the
  *           network (revalidations included), the page's own and the service worker's, in the order they ended
  */
@@ -241,12 +245,19 @@ export async function measureMobileVisits({ url, timeoutMs, buildFiles }) {
     const repeat = await visit(page, url, timeoutMs);
     if (repeat.error) problems.push(`repeat visit: ${repeat.error}`);
     await page.waitForLoadState('networkidle', { timeout: timeoutMs }).catch(() => undefined);
-    const repeatDocumentMs = await page
+    // From the page's own timings: when the document and the kept cards (our page's mark) were there, and which of
+    // the page's files its service worker answered and which the browser took from its own caches.
+    const repeatTimings = await page
       .evaluate(() => {
         const [navigation] = /** @type {PerformanceNavigationTiming[]} */ (performance.getEntriesByType('navigation'));
-        return navigation ? navigation.responseEnd : null;
+        const own = /** @type {PerformanceResourceTiming[]} */ (performance.getEntriesByType('resource')).filter((r) => new URL(r.name).origin === location.origin);
+        return {
+          documentMs: navigation ? navigation.responseEnd : null,
+          keptCardsMs: performance.getEntriesByName('geocache:kept-entries-painted')[0]?.startTime ?? null,
+          files: { worker: own.filter((r) => r.workerStart > 0).length, browser: own.filter((r) => !(r.workerStart > 0) && r.transferSize === 0).length },
+        };
       })
-      .catch(() => null);
+      .catch(() => ({ documentMs: null, keptCardsMs: null, files: null }));
 
     phase = 'offline';
     await profile.setOffline(true);
@@ -264,7 +275,7 @@ export async function measureMobileVisits({ url, timeoutMs, buildFiles }) {
     /** @type {RepeatAnswers} */
     const repeatAnswers = {
       document: answeredBy(repeatRecords, url),
-      documentMs: repeatDocumentMs,
+      ...repeatTimings,
       network: repeatRecords
         .filter((r) => r.network)
         .sort((a, b) => a.endWallMs - b.endWallMs)
