@@ -9,11 +9,10 @@ import type { KeptEntry } from '../types';
 /**
  * Paints `entries` into the served list as soon as the parser has put it in the document: at once when it is there
  * already, else from the mutation that brings it, which is delivered when the parser's task that inserted it ends,
- * before the browser draws another frame. The end of parsing comes too late: where a service worker answers the
- * page's own files (a host that revalidates them, or a new tab), each arrives as a task of its own, and the browser
- * draws a frame without the cards while the parser waits to end. True when it painted them; false when parsing
- * ends with no list to fill. Never throws: an entry that cannot be shown is React's to report, as it renders the
- * same list.
+ * before the browser draws another frame. The end of parsing comes too late: where the service worker answers the
+ * page's own files, as on a repeat visit behind any host, each arrives as a task of its own, and the browser draws a
+ * frame without the cards while the parser waits to end. True when it painted them; false when parsing ends with no
+ * list to fill. Never throws: an entry that cannot be shown is React's to report, as it renders the same list.
  */
 function paintOnceParsed(document: Document, entries: readonly KeptEntry[]): Promise<boolean> {
   const paint = () => {
