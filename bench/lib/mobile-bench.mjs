@@ -108,7 +108,7 @@ export async function runMobileBenchmark(options) {
       /** @type {('ours' | 'peer')[]} */
       const order = index % 2 === 0 ? ['ours', 'peer'] : ['peer', 'ours'];
       for (const page of order) {
-        const measured = await measureMobileVisits({ url: servers[page].url, timeoutMs: options.timeoutMs, buildFiles: buildFiles[page] });
+        const measured = await measureMobileVisits({ url: servers[page].url, timeoutMs: options.timeoutMs, buildFiles: buildFiles[page], serviceWorker: page === 'ours' });
         byPage[page].runs.push(measured.run);
         details.push({ n, page, run: index + 1, bytes: measured.bytes, serviceWorker: measured.serviceWorker, serviceWorkerWireBytes: measured.serviceWorkerWireBytes, workersThrottled: measured.workersThrottled, networkLater: measured.networkLater, repeatAnswers: measured.repeatAnswers });
         if (page === 'ours') hostDetails.push({ n, host: 'advised', run: index + 1, repeatAnswers: measured.repeatAnswers, repeatNetwork: measured.networkLater.repeat });
@@ -124,7 +124,7 @@ export async function runMobileBenchmark(options) {
       // The other hosts in turn, each run starting with another, so a busy moment does not always fall on one.
       for (let turn = 0; turn < otherHosts.length; turn += 1) {
         const host = otherHosts[(index + turn) % otherHosts.length];
-        const measured = await measureMobileVisits({ url: hostUrls[host.id], timeoutMs: options.timeoutMs, buildFiles: buildFiles.ours });
+        const measured = await measureMobileVisits({ url: hostUrls[host.id], timeoutMs: options.timeoutMs, buildFiles: buildFiles.ours, serviceWorker: true });
         byHost[host.id].runs.push(measured.run);
         hostDetails.push({ n, host: host.id, run: index + 1, repeatAnswers: measured.repeatAnswers, repeatNetwork: measured.networkLater.repeat });
         const answers = measured.repeatAnswers;

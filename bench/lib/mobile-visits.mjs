@@ -68,21 +68,27 @@ async function visit(page, url, timeoutMs) {
 
 /**
  * Waits until the page has stored what a repeat visit may use: the service worker (if one is registered) active and
- * the network quiet, so its precache and any local copy of the entries are written.
+ * the network quiet, so its precache and any local copy of the entries are written. A page that registers its worker
+ * only once its first entries are painted may not have yet when the network first goes quiet: when a worker is
+ * expected, its activation is awaited whenever it registers, or the repeat visit would go to the host instead.
  * @param {import('playwright-core').Page} page
  * @param {number} timeoutMs
+ * @param {boolean} expectServiceWorker
  */
-async function settle(page, timeoutMs) {
+async function settle(page, timeoutMs, expectServiceWorker) {
   await page.waitForLoadState('networkidle', { timeout: timeoutMs }).catch(() => undefined);
   const scriptUrl = await page
-    .evaluate(async (limit) => {
-      if (!('serviceWorker' in navigator)) return null;
-      const registration = await navigator.serviceWorker.getRegistration();
-      if (!registration) return null;
-      await Promise.race([navigator.serviceWorker.ready, new Promise((resolve) => setTimeout(resolve, limit))]);
-      const worker = registration.active ?? registration.waiting ?? registration.installing;
-      return worker?.scriptURL ?? null;
-    }, timeoutMs)
+    .evaluate(
+      async ({ limit, expected }) => {
+        if (!('serviceWorker' in navigator)) return null;
+        if (!expected && !(await navigator.serviceWorker.getRegistration())) return null;
+        await Promise.race([navigator.serviceWorker.ready, new Promise((resolve) => setTimeout(resolve, limit))]);
+        const registration = await navigator.serviceWorker.getRegistration();
+        const worker = registration?.active ?? registration?.waiting ?? registration?.installing;
+        return worker?.scriptURL ?? null;
+      },
+      { limit: timeoutMs, expected: expectServiceWorker },
+    )
     .catch(() => null);
   if (scriptUrl !== null) await page.waitForLoadState('networkidle', { timeout: timeoutMs }).catch(() => undefined);
   // Writes after the last response (an IndexedDB copy of the entries) get a moment to land.
@@ -152,9 +158,10 @@ async function readCaches(page) {
  * @param {string} options.url
  * @param {number} options.timeoutMs
  * @param {import('./byte-accounting.mjs').BuildFile[]} options.buildFiles
+ * @param {boolean} [options.serviceWorker]  the page registers a service worker: the repeat visit waits for it
  * @returns {Promise<MobileVisits>}
  */
-export async function measureMobileVisits({ url, timeoutMs, buildFiles }) {
+export async function measureMobileVisits({ url, timeoutMs, buildFiles, serviceWorker: expectServiceWorker = false }) {
   const origin = new URL(url).origin;
   const profileDir = await mkdtemp(path.join(os.tmpdir(), 'geocache-bench-profile-'));
   const context = await chromium.launchPersistentContext(profileDir, {
@@ -215,7 +222,8 @@ export async function measureMobileVisits({ url, timeoutMs, buildFiles }) {
 
     const first = await visit(page, url, timeoutMs);
     if (first.error) problems.push(`first visit: ${first.error}`);
-    const serviceWorkerScript = await settle(page, timeoutMs);
+    const serviceWorkerScript = await settle(page, timeoutMs, expectServiceWorker);
+    if (expectServiceWorker && serviceWorkerScript === null) problems.push('no service worker was active before the repeat visit');
     await profile.setCpuRate(1); // reading the caches is the harness's work, not the page's
     const precache = await readCaches(page).catch((/** @type {Error} */ error) => {
       problems.push(`reading Cache Storage: ${error.message.split('\n')[0]}`);
