@@ -3,7 +3,7 @@ import { readFirstCards } from '../device-copy/first-cards';
 import { plainRows } from '../device-copy/plain-rows';
 import type { EarlyPaint } from './early-paint-handle';
 import { preloadFirstVisit, type FirstVisitFiles } from './first-visit-files';
-import { paintEntries } from './paint-entries';
+import { paintEntries, servedList } from './paint-entries';
 import type { KeptEntry } from '../types';
 
 /**
@@ -23,7 +23,10 @@ function paintOnceParsed(document: Document, entries: readonly KeptEntry[]): Pro
       return false;
     }
   };
-  const listParsed = () => document.querySelector('#root .logbook-entries .entry-list') !== null;
+  const listParsed = () => {
+    const root = document.getElementById('root');
+    return root !== null && servedList(root) !== null;
+  };
   if (document.readyState !== 'loading' || listParsed()) return Promise.resolve(paint());
   return new Promise((resolve) => {
     const done = () => {
