@@ -5,7 +5,7 @@
 // no service worker. The scripts are held by request interception until the test has typed and pressed.
 import type { BrowserContext, Page } from '@playwright/test';
 import { readTable } from './fault-plan.ts';
-import { expect, logbookPage, test } from './fixtures.ts';
+import { consoleErrorLabels, expect, logbookPage, test } from './fixtures.ts';
 import { requestGate } from './request-gate.ts';
 
 /**
@@ -104,6 +104,12 @@ test.describe('the served form', () => {
       await insert.released;
       await route.continue();
     });
+    // The live entries' code (its JavaScript and its own .wasm), and whether a sign was in flight when it was asked for.
+    const liveAskedWhileHeld: boolean[] = [];
+    let insertReleased = false;
+    page.on('request', (request) => {
+      if (/\/assets\/geocache_live/.test(new URL(request.url()).pathname)) liveAskedWhileHeld.push(insertReleased === false);
+    });
     const { logbook, scripts } = await openHeld(page, context);
     await logbook.name.fill('Early bird');
     await logbook.message.fill('Signed before the page had loaded');
@@ -122,7 +128,14 @@ test.describe('the served form', () => {
     await expect.poll(() => insert.held.length, { timeout: 60_000 }).toBeGreaterThan(0);
     await expect(page.locator('link[rel="manifest"]')).toHaveCount(0);
     expect(await page.evaluate(() => (window as unknown as { serviceWorkerRegistrations: string[] }).serviceWorkerRegistrations)).toEqual([]);
+    // The live entries start once a read has settled and the browser is idle: two idle turns after React's takeover
+    // give them their chance to be asked for, and they wait too.
+    await page.evaluate(async () => {
+      for (let turn = 0; turn < 2; turn += 1) await new Promise((resolve) => requestIdleCallback(resolve, { timeout: 2000 }));
+    });
+    expect(liveAskedWhileHeld).toEqual([]);
 
+    insertReleased = true;
     insert.release();
     await expect(logbook.status).toHaveText('Signed.', { timeout: 60_000 });
     await expect(logbook.entries.filter({ hasText: 'Early bird' })).toHaveCount(1, { timeout: 60_000 });
@@ -132,6 +145,42 @@ test.describe('the served form', () => {
     // Once it is stored, the rest comes.
     await expect(page.locator('link[rel="manifest"]')).toHaveCount(1, { timeout: 60_000 });
     await expect.poll(() => page.evaluate(() => (window as unknown as { serviceWorkerRegistrations: string[] }).serviceWorkerRegistrations.length)).toBe(1);
+    await expect.poll(() => liveAskedWhileHeld.length, { timeout: 60_000 }).toBeGreaterThan(0);
+    expect(liveAskedWhileHeld.filter((during) => during)).toEqual([]);
+  });
+
+  test('a sign pressed before the client is ready and then refused keeps the text, says why, and keeps nothing for later', async ({ page, context, stack, record }) => {
+    // The logbook refuses it as a hosted project's sign limit would.
+    await page.route('**/rest/v1/geocache_logs', (route) =>
+      route.request().method() === 'POST'
+        ? route.fulfill({
+            status: 429,
+            contentType: 'application/json',
+            body: JSON.stringify({ code: 'P0001', details: null, hint: null, message: 'too many signs' }),
+          })
+        : route.fallback(),
+    );
+    const { logbook, scripts } = await openHeld(page, context);
+    await logbook.name.fill('Hasty bird');
+    await logbook.message.fill('Refused, but not lost');
+    await logbook.submit.click();
+    await expect(logbook.status).toHaveText('Signing…');
+
+    scripts.release();
+    await expect(logbook.status).toHaveText('Not signed: too many signs in a short time; please try again later.', { timeout: 60_000 });
+    await reactTookOver(page);
+    // The spec's failed submit: the fields keep the text, the button signs again, the page logs the error.
+    await expect(logbook.submit).toHaveText('Sign Logbook');
+    await expect(logbook.submit).toBeEnabled();
+    await expect(logbook.name).toHaveValue('Hasty bird');
+    await expect(logbook.message).toHaveValue('Refused, but not lost');
+    await expect.poll(() => consoleErrorLabels(record)).toEqual(['Error inserting log:']);
+    // A refusal is not kept for a later send, and nothing was stored.
+    await expect(logbook.pending).toHaveCount(0);
+    await expect(logbook.entries.filter({ hasText: 'Hasty bird' })).toHaveCount(0);
+    expect(await readTable(stack.emulator)).toEqual([]);
+    // The sign has ended: what waited for it comes.
+    await expect(page.locator('link[rel="manifest"]')).toHaveCount(1, { timeout: 60_000 });
   });
 
   test.describe('offline', () => {
