@@ -72,8 +72,17 @@ export function renderFieldMarkdown(results) {
       `${summaries.ours.bytesBeforeTypeable.median === null ? 'n/a' : kB(summaries.ours.bytesBeforeTypeable.median)} on the wire ` +
       `(the peer: ${summaries.peer.requestsBeforeTypeable.median ?? 'n/a'} responses, ` +
       `${summaries.peer.bytesBeforeTypeable.median === null ? 'n/a' : kB(summaries.peer.bytesBeforeTypeable.median)}). ` +
-      `A sign sent at the earliest: ${floor.ours.signSent.roundTrips} more round trips (${floor.ours.signSent.note}); ours sends it once the wasm ` +
-      'client has loaded, which the first entries need too.',
+      `A sign sent at the earliest: ${floor.ours.signSent.roundTrips} more round trips (${floor.ours.signSent.note}) and no more bytes ` +
+      '(the served page\'s own script could send it).',
+  );
+  out.push('');
+  const transfer = (/** @type {number} */ bytes) => `${Math.round((bytes * 8) / profile.downloadKbitPerSecond).toLocaleString('en')} ms`;
+  out.push(
+    `What we reach: ours sends a sign once the ${floor.ours.signReady.files} files its served head asks for at once have arrived, ` +
+      `${kB(floor.ours.signReady.bytes)} (brotli; the wasm client is most of it): the same ${floor.ours.signReady.roundTrips} round trips ` +
+      `as the form, then about ${transfer(floor.ours.signReady.bytes)} of transfer at ${profile.downloadKbitPerSecond} kbit/s, then the ` +
+      `${floor.ours.signSent.roundTrips} of the sign. The peer needs its ${floor.peer.signReady.files} files, ` +
+      `${kB(floor.peer.signReady.bytes)} (about ${transfer(floor.peer.signReady.bytes)}), before its form takes input at all.`,
   );
   out.push('');
   const problems = ['ours', 'peer'].flatMap((page) =>

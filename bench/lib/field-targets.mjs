@@ -71,5 +71,30 @@ export function fieldFloor(html, files) {
   return {
     typeable: { roundTrips: stylesheets.length > 0 ? 3 : 2, bytes: typeableBytes, files: ['/index.html', ...stylesheets] },
     signSent: { roundTrips: 3, note: 'after typeable: a connection to the API, the CORS preflight, the insert' },
+    signReady: signReady(head, stylesheets, sizeOf),
   };
+}
+
+/**
+ * What a page reaches: the files its served head asks for at once, while the document is parsed (stylesheets, module
+ * scripts, module preloads, and the files our inline script preloads from the list the build writes on it). The
+ * client that sends a sign is among them, so a sign can go once they have all arrived: they share the round trip of
+ * the stylesheets, and then the link's bandwidth.
+ * @param {string} head  the served index.html up to `</head>`
+ * @param {string[]} stylesheets
+ * @param {(urlPath: string) => number} sizeOf
+ */
+function signReady(head, stylesheets, sizeOf) {
+  const attribute = (/** @type {string} */ tag, /** @type {string} */ name) => new RegExp(`\\b${name}="([^"]*)"`).exec(tag)?.[1];
+  const tags = (/** @type {RegExp} */ pattern) => [...head.matchAll(pattern)].map((match) => match[0]);
+  const scripts = tags(/<script\b[^>]*\btype="module"[^>]*>/g).map((tag) => attribute(tag, 'src'));
+  const preloads = tags(/<link\b[^>]*\brel="modulepreload"[^>]*>/g).map((tag) => attribute(tag, 'href'));
+  const preloadedByScript = tags(/<script\b[^>]*\bdata-first-visit-[^>]*>/g).flatMap((tag) => [
+    ...(attribute(tag, 'data-first-visit-scripts') ?? '').split(/\s+/),
+    ...(attribute(tag, 'data-first-visit-wasm') ?? '').split(/\s+/),
+  ]);
+  const paths = [...new Set(['/index.html', ...stylesheets, ...scripts, ...preloads, ...preloadedByScript])].filter(
+    (urlPath) => urlPath !== undefined && urlPath !== '',
+  );
+  return { roundTrips: stylesheets.length > 0 ? 3 : 2, bytes: paths.reduce((sum, urlPath) => sum + sizeOf(/** @type {string} */ (urlPath)), 0), files: paths.length };
 }

@@ -38,4 +38,23 @@ describe('the floor', () => {
     assert.deepEqual(floor.typeable, { roundTrips: 3, bytes: 4500, files: ['/index.html', '/assets/a.css'] });
     assert.equal(fieldFloor('<head></head>', [{ path: '/index.html', brotli: 10 }]).typeable.roundTrips, 2);
   });
+
+  it('counts what a page asks for at once, while its head is parsed, as what it needs before it can sign', () => {
+    const html =
+      '<html><head><script id="geocache-early-paint" data-first-visit-scripts="/assets/p.js /assets/c.js" data-first-visit-wasm="/assets/c.wasm"></script>' +
+      '<link rel="stylesheet" href="/assets/a.css"><script type="module" crossorigin src="/assets/index.js"></script>' +
+      '<link rel="modulepreload" href="/assets/c.js"></head><body><script type="module" src="/late.js"></script></body></html>';
+    const floor = fieldFloor(html, [
+      { path: '/index.html', brotli: 3000 },
+      { path: '/assets/a.css', brotli: 500 },
+      { path: '/assets/index.js', brotli: 1000 },
+      { path: '/assets/p.js', brotli: 200 },
+      { path: '/assets/c.js', brotli: 4000 },
+      { path: '/assets/c.wasm', brotli: 80_000 },
+      { path: '/late.js', brotli: 999 },
+    ]);
+    // c.js is asked for once, though both the inline script and a module preload name it.
+    assert.deepEqual(floor.signReady, { roundTrips: 3, bytes: 88_700, files: 6 });
+  });
 });
+
