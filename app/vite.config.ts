@@ -52,6 +52,10 @@ export default defineConfig(({ mode }) => {
       rolldownOptions: {
         // The owner's page is a second page of the site, built with every build (src/features/owner).
         input: { index: fromHere('index.html'), owner: fromHere('owner.html') },
+        // The logbook's modules do nothing when imported (the served page's inline script aside, which is built on its
+        // own): the entry uses the logbook's start-up for the open logbook only, and without this the teaser's build
+        // would still import their chunks (the client's code among them) in case they did.
+        treeshake: { moduleSideEffects: (id) => !/\/app\/src\/features\/logbook\/(?!first-paint\/inline-script\.ts$).+\.tsx?$/.test(id) },
         output: {
           codeSplitting: {
             // The configuration and the page's texts, used by the entry and by the lazily loaded chunks alike, in one

@@ -290,8 +290,35 @@ describe('vite build reports the client\'s own configuration errors', () => {
     const teaser = await readFile(path.join(outDir, 'index.html'), 'utf8');
     assert.doesNotMatch(teaser, /<script(?![^>]*\ssrc=)[^>]*>/);
     assert.deepEqual(policyOf(teaser)['script-src'], ["'self'", "'wasm-unsafe-eval'"]);
+    // What the teaser loads up front holds none of the logbook's code: no sign, no client, no device copy.
+    const upFront = await staticScripts(outDir, teaser);
+    assert.ok(upFront.length > 0);
+    for (const [file, code] of upFront) assert.doesNotMatch(code, /geocacheEarlySigns|getClient\(\)|geocache-logbook-copy/, file);
   });
 });
+
+/**
+ * The scripts a page runs before any dynamic import: its module scripts and every chunk they import statically, with
+ * their code.
+ * @param {string} outDir
+ * @param {string} html
+ * @returns {Promise<[string, string][]>}
+ */
+async function staticScripts(outDir, html) {
+  const queue = [...html.matchAll(/<script\b[^>]*\btype="module"[^>]*\bsrc="\/([^"]+)"/g)].map((match) => match[1] ?? '');
+  /** @type {Map<string, string>} */
+  const seen = new Map();
+  while (queue.length > 0) {
+    const file = /** @type {string} */ (queue.shift());
+    if (seen.has(file)) continue;
+    const code = await readFile(path.join(outDir, file), 'utf8');
+    seen.set(file, code);
+    for (const match of code.matchAll(/\bimport\s*(?:[\w{}\s,*$]+from\s*)?["'](\.\/[^"']+)["']/g)) {
+      queue.push(path.posix.join(path.posix.dirname(file), match[1] ?? ''));
+    }
+  }
+  return [...seen];
+}
 
 /**
  * A legacy JWT with these claims (the signature is not checked by the build, so any will do).
