@@ -100,7 +100,7 @@ export function renderMarkdown(results) {
     (results.rowsInOneRead ?? []).find((/** @type {any} */ r) => r.n === n)?.rows.toLocaleString('en') ?? 'n/a';
   out.push(
     table(
-      ['N (entries in the table)', 'Rows in one read of the whole list', 'Ours: reachable', 'Peer: reachable', 'Ours: REST requests (pages + 1)', 'Peer: REST requests'],
+      ['N (entries in the table)', 'Rows in one read of the whole list', 'Ours: reachable', 'Peer: reachable', 'Ours: REST requests (bound: pages + 1, and the changes cursor)', 'Peer: REST requests'],
       sizes.map((n) => [
         n.toLocaleString('en'),
         rowsInOneRead(n),

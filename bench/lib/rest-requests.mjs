@@ -10,12 +10,20 @@ export const PAGE_SIZE = 1000;
 export const QUIET_MS = 1500;
 
 /**
- * The most requests a keyset read of `entries` rows may cost: one per full page and the page that ends it.
+ * The one read beside the list a first visit makes: the newest change's cursor (`geocache_log_changes`), which the
+ * device keeps so that its next visit learns the removals and restores made since. It is read when the list's read
+ * starts, not after, so a change made while a long list is read is not missed.
+ */
+export const CHANGES_CURSOR_READS = 1;
+
+/**
+ * The most requests a load of `entries` rows may cost: one per full page, the page that ends the read, and the
+ * changes cursor.
  * @param {number} entries
  * @param {number} [pageSize]
  */
 export function requestBound(entries, pageSize = PAGE_SIZE) {
-  return Math.ceil(entries / pageSize) + 1;
+  return Math.ceil(entries / pageSize) + 1 + CHANGES_CURSOR_READS;
 }
 
 /** @param {string} url */

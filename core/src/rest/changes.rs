@@ -4,13 +4,12 @@
 //! cap); a device without a copy starts from the newest cursor. Entries a change says were
 //! added are read by id, since their `created_at` may be older than any read by time reaches.
 
-use serde::Deserialize;
-
 use crate::client::config::ClientConfig;
 use crate::client::http::{HttpRequest, HttpResponse, NoResponse};
 use crate::logbook::entry_list::EntryList;
+use crate::logbook::json_shape::{describe, Shape};
 use crate::logbook::outcome::{expect_success, LogbookError};
-use crate::logbook::schema::SchemaError;
+use crate::logbook::schema::{read_rows, RowFields, SchemaError};
 use crate::rest::pager::id_text;
 use crate::rest::Postgrest;
 
@@ -20,8 +19,7 @@ pub const CHANGES_TABLE: &str = "geocache_log_changes";
 pub const CHANGES_PAGE_SIZE: u64 = 1000;
 
 /// What happened to an entry.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ChangeKind {
     /// Deleted (by the owner, the service role or the SQL editor).
     Removed,
@@ -30,7 +28,7 @@ pub enum ChangeKind {
 }
 
 /// One row of the changes table.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Change {
     pub seq: i64,
     pub entry_id: f64,
@@ -71,7 +69,31 @@ pub fn changes_outcome(
     response: Result<HttpResponse, NoResponse>,
     after: i64,
 ) -> Result<Vec<Change>, LogbookError> {
-    let mut changes: Vec<Change> = rows(response)?;
+    let mut changes = Vec::new();
+    read_changes(response, &mut |index, [seq, entry_id, change, _]| {
+        let entry_id = match entry_id.as_ref().and_then(Shape::as_f64) {
+            Some(id) => id,
+            None => return Err(mismatch(index, "entry_id", "a number", &entry_id)),
+        };
+        let change = match &change {
+            Some(Shape::String(kind)) if kind == "removed" => ChangeKind::Removed,
+            Some(Shape::String(kind)) if kind == "added" => ChangeKind::Added,
+            _ => {
+                return Err(mismatch(
+                    index,
+                    "change",
+                    "\"removed\" or \"added\"",
+                    &change,
+                ))
+            }
+        };
+        changes.push(Change {
+            seq: seq_of(index, seq)?,
+            entry_id,
+            change,
+        });
+        Ok(())
+    })?;
     changes.retain(|change| change.seq > after);
     changes.sort_by_key(|change| change.seq);
     Ok(changes)
@@ -81,12 +103,52 @@ pub fn changes_outcome(
 pub fn newest_change_outcome(
     response: Result<HttpResponse, NoResponse>,
 ) -> Result<i64, LogbookError> {
-    #[derive(Deserialize)]
-    struct Seq {
-        seq: i64,
+    let mut newest = 0;
+    read_changes(response, &mut |index, [seq, ..]| {
+        newest = newest.max(seq_of(index, seq)?);
+        Ok(())
+    })?;
+    Ok(newest)
+}
+
+/// The columns a change row is read by. The entries' reader takes four keys; a change has three,
+/// and no column is named "".
+const CHANGE_KEYS: [&str; 4] = ["seq", "entry_id", "change", ""];
+
+/// A successful body's rows, each handed to `check`, or the classified failure. Through the
+/// entries' own reader: a parser of its own would be another copy of serde_json's in the wasm.
+fn read_changes(
+    response: Result<HttpResponse, NoResponse>,
+    check: &mut dyn FnMut(usize, RowFields<'_>) -> Result<(), SchemaError>,
+) -> Result<(), LogbookError> {
+    let response = expect_success(response)?;
+    let status = response.status;
+    read_rows(&response.body, &CHANGE_KEYS, &mut |index, fields| {
+        check(index, fields)
+    })
+    .map_err(|error| LogbookError::Body { status, error })
+}
+
+fn seq_of(index: usize, seq: Option<Shape<'_>>) -> Result<i64, SchemaError> {
+    let integer = match &seq {
+        Some(Shape::Number(number)) => number.as_i64(),
+        _ => None,
+    };
+    integer.ok_or_else(|| mismatch(index, "seq", "an integer", &seq))
+}
+
+fn mismatch(
+    index: usize,
+    field: &'static str,
+    expected: &'static str,
+    found: &Option<Shape<'_>>,
+) -> SchemaError {
+    SchemaError::Field {
+        index,
+        field,
+        expected,
+        found: describe(found.as_ref()),
     }
-    let newest: Vec<Seq> = rows(response)?;
-    Ok(newest.iter().map(|row| row.seq).max().unwrap_or(0))
 }
 
 /// `.from('geocache_logs').select('*').in('id', ids).order('created_at', {ascending: false})`:
@@ -103,20 +165,6 @@ pub fn entries_by_id_request(
         .in_list("id", &ids)
         .order("created_at", false)
         .build()
-}
-
-/// A successful body as rows of `T`, or the classified failure.
-pub(crate) fn rows<T: for<'de> Deserialize<'de>>(
-    response: Result<HttpResponse, NoResponse>,
-) -> Result<Vec<T>, LogbookError> {
-    let response = expect_success(response)?;
-    let status = response.status;
-    serde_json::from_str(&response.body).map_err(|error| LogbookError::Body {
-        status,
-        error: SchemaError::InvalidJson {
-            reason: error.to_string(),
-        },
-    })
 }
 
 /// Entries read by id: validated as any list is.
@@ -193,7 +241,12 @@ mod tests {
             0,
         )
         .unwrap_err();
-        assert_eq!(unknown.code(), "invalid_json");
+        assert_eq!(unknown.code(), "schema_mismatch");
+        let not_a_cursor =
+            newest_change_outcome(Ok(HttpResponse::new(200, r#"[{"seq":"7"}]"#))).unwrap_err();
+        assert_eq!(not_a_cursor.code(), "schema_mismatch");
+        let not_json = newest_change_outcome(Ok(HttpResponse::new(200, "[{"))).unwrap_err();
+        assert_eq!(not_json.code(), "invalid_json");
         let refused = changes_outcome(
             Ok(HttpResponse::new(
                 404,

@@ -14,7 +14,6 @@ use crate::logbook::entry_list::{id_bits, EntryList};
 use crate::logbook::outcome::{expect_success, LogbookError};
 use crate::logbook::schema::SchemaError;
 use crate::logbook::timestamp::Timestamp;
-use crate::rest::changes::rows;
 use crate::rest::logbook::TABLE;
 use crate::rest::pager::{id_text, quote, PageError, PAGE_SIZE};
 use crate::rest::Postgrest;
@@ -182,6 +181,21 @@ impl RemovedPager {
         self.page += 1;
         Ok(RemovedStep::Next(fresh))
     }
+}
+
+/// A successful body as rows of `T`, or the classified failure. Only the owner's builds carry
+/// this serde parser; the visitor's reads go through the entries' own reader.
+fn rows<T: for<'de> Deserialize<'de>>(
+    response: Result<HttpResponse, NoResponse>,
+) -> Result<Vec<T>, LogbookError> {
+    let response = expect_success(response)?;
+    let status = response.status;
+    serde_json::from_str(&response.body).map_err(|error| LogbookError::Body {
+        status,
+        error: SchemaError::InvalidJson {
+            reason: error.to_string(),
+        },
+    })
 }
 
 #[cfg(test)]
