@@ -29,7 +29,7 @@ const same = (a: NewEntry, b: NewEntry) => a.name === b.name && a.message === b.
 export function Logbook() {
   // The reads are shown by LogbookEntries, which alone renders again as they change; the form only reloads them.
   const reads = useVisitReads();
-  const { reload } = reads;
+  const { reload, reloadAfterSign } = reads;
   // Starts loading the client if nothing has yet; the form takes input and signs before it is ready.
   useClientReady();
   // The served form took input from its first paint: its text, focus and caret carry over to this one, and a sign
@@ -83,14 +83,14 @@ export function Logbook() {
       if (result.status === 'signed') {
         setFields((now) => (same(now, entry) ? EMPTY : now));
         say(STATUS.signed);
-        reload();
+        reloadAfterSign(result.shown);
       } else if (result.status === 'saved') {
         say(STATUS.saved);
       } else if (result.status === 'failed') {
         say(STATUS.notSigned(notSignedReason(result.error)));
       }
     },
-    [say, reload],
+    [say, reloadAfterSign],
   );
 
   async function handleSign(entry: SignFields) {

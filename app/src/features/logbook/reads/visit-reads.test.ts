@@ -180,6 +180,36 @@ describe('VisitReads: reloads', () => {
     expect(shown(visit)).toEqual(['Dee', 'Cy']);
   });
 
+  it('after a sign, says the sign is shown once the reload\'s first page is, and once only', async () => {
+    const { visit } = await loaded([bo, ann]);
+    const signShown = vi.fn();
+    visit.reloadAfterSign(signShown);
+    await vi.waitFor(() => expect(reads.started).toHaveLength(2));
+    expect(signShown).not.toHaveBeenCalled();
+    readAt(reads, 1).page([cy, bo]);
+    expect(shown(visit)).toEqual(['Cy', 'Bo', 'Ann']);
+    expect(signShown).toHaveBeenCalledTimes(1);
+    await readAt(reads, 1).finish();
+    expect(signShown).toHaveBeenCalledTimes(1);
+  });
+
+  it('after a sign, says the sign is done with when the reload fails or is overtaken before a page', async () => {
+    const { visit } = await loaded([bo, ann]);
+    const failedShown = vi.fn();
+    visit.reloadAfterSign(failedShown);
+    await vi.waitFor(() => expect(reads.started).toHaveLength(2));
+    const error = new Error('offline');
+    await readAt(reads, 1).fail(error);
+    await vi.waitFor(() => expect(failedShown).toHaveBeenCalledTimes(1));
+    expectConsoleErrors([['Error fetching logs:', error]]);
+    const overtaken = vi.fn();
+    visit.reloadAfterSign(overtaken);
+    visit.reload();
+    await vi.waitFor(() => expect(reads.started).toHaveLength(4));
+    readAt(reads, 2).page([cy]);
+    expect(overtaken).toHaveBeenCalledTimes(1);
+  });
+
   it('lets the newest read win: an older read\'s later pages and result are freed, never shown', async () => {
     const { visit } = visitReads();
     await open(visit);

@@ -157,11 +157,19 @@ export class VisitReads {
   }
 
   /** Reads every entry again (after a sign); the newest read wins. */
-  readonly reload = (): void => {
-    if (!this.opened) return;
+  readonly reload = (): void => this.reloadThen(undefined);
+
+  /**
+   * Reads every entry again after this page's own sign, and calls `shown` once the read's first page is shown (or the
+   * read ends, fails or is overtaken): the sign holds back what waits for signs in flight until the visitor sees it.
+   */
+  readonly reloadAfterSign = (shown: () => void): void => this.reloadThen(shown);
+
+  private reloadThen(shown: (() => void) | undefined): void {
+    if (!this.opened) return shown?.();
     this.copy ??= this.sources.openCopy();
-    this.readPages(this.sources.wholeRead(), ++this.latest, false);
-  };
+    this.readPages(this.sources.wholeRead(), ++this.latest, false, shown);
+  }
 
   /** What React has just committed to the screen: the lists no snapshot on screen, or about to be, reads are freed. */
   rendered(view: LogEntries): void {
@@ -276,8 +284,14 @@ export class VisitReads {
   }
 
   /** Shows a read of every entry page by page; its whole list replaces what was shown and is kept on the device. */
-  private readPages(pages: EntryPages, read: number, first: boolean): void {
+  private readPages(pages: EntryPages, read: number, first: boolean, shown?: () => void): void {
     const current = () => this.opened && read === this.latest;
+    let pending = shown;
+    const tellShown = () => {
+      const once = pending;
+      pending = undefined;
+      once?.();
+    };
     // What a reload reads over: the list shown (or about to be) when it started, kept until the reload ends.
     const previous = this.state.shown?.rows;
     // A reload over the device's copy caught up (plain rows, not a client list to merge pages into) shows it
@@ -288,20 +302,28 @@ export class VisitReads {
       for (const list of passed) if (list !== kept) this.memory.release(list);
     };
     pages.subscribe((soFar) => {
-      if (!current()) return this.memory.release(soFar);
+      if (!current()) {
+        tellShown();
+        return this.memory.release(soFar);
+      }
       if (overCopy) return void passed.push(soFar);
-      if (previous === undefined) return this.show({ rows: soFar, lists: [soFar] });
-      const merged = soFar.withOlderFrom(previous);
-      // `soFar` stays listed: the client may resolve to this very handle.
-      this.show({ rows: merged, lists: [merged, soFar, previous] });
+      if (previous === undefined) this.show({ rows: soFar, lists: [soFar] });
+      else {
+        const merged = soFar.withOlderFrom(previous);
+        // `soFar` stays listed: the client may resolve to this very handle.
+        this.show({ rows: merged, lists: [merged, soFar, previous] });
+      }
+      tellShown();
     });
     pages.done.then(
       (all) => {
         if (!current()) {
+          tellShown();
           releasePassed();
           return this.memory.release(all);
         }
         this.show({ rows: all, lists: [all] }, 'loaded');
+        tellShown();
         releasePassed(all);
         const now = this.now();
         // Copying a long logbook out of wasm and into IndexedDB takes a while: the whole list is painted first.
@@ -310,6 +332,7 @@ export class VisitReads {
         });
       },
       (error: unknown) => {
+        tellShown();
         releasePassed();
         this.failed(error, current());
       },

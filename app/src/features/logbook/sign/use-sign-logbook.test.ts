@@ -2,6 +2,7 @@ import { act, renderHook } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { takeConsoleErrors } from '@/testing/console';
 import { getClient } from '../api/client';
+import { untilNoSignInFlight } from './signs-in-flight';
 import { useSignLogbook, type SignResult } from './use-sign-logbook';
 import type { NewEntry, SignOptions } from '../types';
 
@@ -29,7 +30,9 @@ beforeEach(() => {
 async function signWith(sign: (entry: NewEntry) => Promise<SignResult>, entry: NewEntry): Promise<boolean> {
   let stored = false;
   await act(async () => {
-    stored = (await sign(entry)).status === 'signed';
+    const result = await sign(entry);
+    stored = result.status === 'signed';
+    if (result.status === 'signed') result.shown();
   });
   // Each failure is logged with the error it received; the calls' keys are what is checked here.
   for (const [label] of takeConsoleErrors()) expect(label).toBe('Error inserting log:');
@@ -37,6 +40,22 @@ async function signWith(sign: (entry: NewEntry) => Promise<SignResult>, entry: N
 }
 
 describe('useSignLogbook', () => {
+  it('keeps a stored sign in flight until the caller says the list shows it', async () => {
+    send.mockResolvedValue(undefined);
+    const { result } = renderHook(() => useSignLogbook());
+    let signed: SignResult | undefined;
+    await act(async () => {
+      signed = await result.current.sign({ name: 'Ann', message: 'Found it' });
+    });
+    let free = false;
+    void untilNoSignInFlight().then(() => (free = true));
+    await Promise.resolve();
+    expect(free).toBe(false);
+    if (signed?.status !== 'signed') throw new Error(`not signed: ${signed?.status}`);
+    signed.shown();
+    await vi.waitFor(() => expect(free).toBe(true));
+  });
+
   it('signs the unchanged text again with the failed sign\'s key, so it is not doubled', async () => {
     send.mockRejectedValueOnce(failure(KEY)).mockRejectedValueOnce(failure(KEY)).mockResolvedValueOnce(undefined);
     const { result } = renderHook(() => useSignLogbook());

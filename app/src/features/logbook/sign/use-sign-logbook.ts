@@ -8,7 +8,11 @@ import { beginSign } from './signs-in-flight';
 
 /** How a sign ended. */
 export type SignResult =
-  | { readonly status: 'signed' }
+  /**
+   * Stored. The sign still counts as in flight until `shown` is called (once the list shows it), so what waits for
+   * signs does not compete with the read that shows it.
+   */
+  | { readonly status: 'signed'; readonly shown: () => void }
   /** Kept on the device (the server could not be reached): it is sent when the connection returns. */
   | { readonly status: 'saved' }
   /** Not stored: already logged with `Error inserting log:`. */
@@ -109,7 +113,7 @@ export function useSignLogbook(keeper?: SignKeeper): SignLogbookState {
       await (early?.sent ?? (options === undefined ? signLogbook(entry) : signLogbook(entry, options)));
       failed.current = null;
       if (kept !== undefined) await keeper?.forget(kept);
-      return mounted.current ? { status: 'signed' } : { status: 'ignored' };
+      return mounted.current ? { status: 'signed', shown: beginSign() } : { status: 'ignored' };
     } catch (error) {
       const key = keyOf(error);
       failed.current = key === undefined ? null : { name: entry.name, message: entry.message, idempotencyKey: key };
