@@ -59,6 +59,44 @@ test('signing twice lists both entries, newest first, with local times', async (
   expect(record.pageErrors).toEqual([]);
 });
 
+test('a stored sign is shown as the server stored it at once, and the list is still reloaded after it', async ({ page, record }) => {
+  const logbook = logbookPage(page);
+  // The live channel would show the sign as it arrives (live.spec.ts): nobody answers its socket here.
+  await page.routeWebSocket(/\/realtime\/v1\/websocket/, () => undefined);
+  const loaded = page.waitForResponse((response) => response.request().method() === 'GET' && response.url().includes('/rest/v1/geocache_logs'));
+  await page.reload();
+  await loaded;
+  await expect(logbook.entriesHeading).toBeVisible();
+  // The reload after the sign waits until the entry has been looked at.
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let reloadHeld!: () => void;
+  const reloading = new Promise<void>((resolve) => (reloadHeld = resolve));
+  await page.route(
+    (url) => url.pathname === '/rest/v1/geocache_logs',
+    async (route) => {
+      if (route.request().method() !== 'GET') return route.continue();
+      reloadHeld();
+      await released;
+      await route.continue();
+    },
+  );
+  const entry = { name: 'Ada', message: 'Shown as stored, before the list is read again.' };
+  await sign(page, entry);
+  await reloading;
+  await expect(logbook.entries).toHaveCount(1);
+  const card = logbook.entries.first();
+  await expect(card).toContainText(entry.name);
+  await expect(card).toContainText(entry.message);
+  expect(await card.locator('time').getAttribute('datetime')).toMatch(POSTGREST_TIMESTAMP);
+  const reloaded = page.waitForResponse((response) => response.request().method() === 'GET' && response.url().includes('/rest/v1/geocache_logs'));
+  release();
+  expect((await reloaded).status()).toBe(200);
+  await expect(logbook.entries).toHaveCount(1);
+  await expect(card).toContainText(entry.name);
+  expect(await consoleErrorLabels(record)).toEqual([]);
+});
+
 test('one click makes one entry: the button is disabled while a sign is in flight', async ({ page }) => {
   const logbook = logbookPage(page);
   const posts: string[] = [];

@@ -7,7 +7,7 @@ import type { BrowserContext, Page, Route } from '@playwright/test';
 import { faultControl, readTable, TABLE_PATH } from './fault-plan.ts';
 import { consoleErrorLabels, expect, loggedError, logbookPage, test, type PageRecord } from './fixtures.ts';
 
-const INSERTS = '**/rest/v1/geocache_logs';
+const INSERTS = '**/rest/v1/geocache_logs*';
 
 /** No serious or critical accessibility violation on the page as it stands. */
 async function expectAccessible(page: Page, state: string): Promise<void> {

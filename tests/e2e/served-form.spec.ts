@@ -98,7 +98,7 @@ test.describe('the served form', () => {
     });
     // The insert is held until the test has seen what the page fetches while it is in flight.
     const insert = requestGate();
-    await page.route('**/rest/v1/geocache_logs', async (route) => {
+    await page.route('**/rest/v1/geocache_logs*', async (route) => {
       if (route.request().method() !== 'POST') return route.fallback();
       insert.held.push('insert');
       await insert.released;
@@ -151,7 +151,7 @@ test.describe('the served form', () => {
 
   test('a sign pressed before the client is ready and then refused keeps the text, says why, and keeps nothing for later', async ({ page, context, stack, record }) => {
     // The logbook refuses it as a hosted project's sign limit would.
-    await page.route('**/rest/v1/geocache_logs', (route) =>
+    await page.route('**/rest/v1/geocache_logs*', (route) =>
       route.request().method() === 'POST'
         ? route.fulfill({
             status: 429,

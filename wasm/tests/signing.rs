@@ -53,10 +53,15 @@ async fn a_plain_sign_is_one_insert_with_a_random_key() {
     let name = unique("plain");
     let fetches = record_fetches();
     for _ in 0..2 {
-        client
+        let stored = client
             .sign_logbook(new_entry(&name, "m"), JsValue::UNDEFINED)
             .await
             .expect("signed");
+        // The entry as stored, so the page can show it before its reload.
+        assert_eq!(string(&stored, "name"), name);
+        assert_eq!(string(&stored, "message"), "m");
+        assert!(get(&stored, "id").as_f64().is_some_and(|id| id > 0.0));
+        assert!(string(&stored, "created_at").contains('T'));
     }
     let sent = inserts(&fetches);
     assert_eq!(fetches.all().len(), 2, "no read before or after");
@@ -188,11 +193,12 @@ async fn every_attempt_failing_rejects_unknown_with_the_key_to_sign_again() {
         1,
         "applied four times, stored once"
     );
-    // Signing again with the key resolves and still stores nothing more.
-    client
+    // Signing again with the key resolves and still stores nothing more: no row comes back.
+    let again = client
         .sign_logbook(new_entry(&name, "m"), with_key(&sent[0].1))
         .await
         .expect("already stored: a success");
+    assert!(again.is_undefined(), "a resend's answer holds no row");
     assert_eq!(
         inserts(&fetches)
             .last()

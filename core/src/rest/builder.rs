@@ -116,6 +116,17 @@ impl Builder {
         self
     }
 
+    /// `.select(columns)` after a write (postgrest-js's transform): `?select=<columns>` and
+    /// `Prefer: return=representation`, so the answer holds the rows as stored. The method stays.
+    pub fn returning(self, columns: &str) -> Self {
+        let method = self.method;
+        let mut builder = self
+            .select(columns)
+            .header("Prefer", "return=representation");
+        builder.method = method;
+        builder
+    }
+
     /// Adds `column.asc` or `column.desc` to `order`, comma-joined on repeat.
     pub fn order(mut self, column: &str, ascending: bool) -> Self {
         let term = format!("{column}.{}", if ascending { "asc" } else { "desc" });
@@ -229,6 +240,20 @@ mod tests {
             ])
         );
         assert_eq!(request.body, None);
+    }
+
+    #[test]
+    fn a_write_returning_its_rows_keeps_its_method() {
+        let request = postgrest()
+            .from("t")
+            .insert(r#"{"a":1}"#)
+            .returning(" id, a ")
+            .build();
+        assert_eq!(request.method, Method::Post);
+        assert_eq!(request.url, "https://x.supabase.co/rest/v1/t?select=id%2Ca");
+        assert_eq!(request.header("prefer"), Some("return=representation"));
+        assert_eq!(request.header("content-type"), Some("application/json"));
+        assert_eq!(request.body.as_deref(), Some(r#"{"a":1}"#));
     }
 
     #[test]

@@ -33,7 +33,8 @@ pub fn newest_entries_request(
         .build()
 }
 
-/// `.from('geocache_logs').insert({name, message})`
+/// `.from('geocache_logs').insert({name, message}).select()`: the answer holds the row as
+/// stored (its id and created_at), so the page can show it before the reload that follows.
 pub fn sign_logbook_request(
     config: &ClientConfig,
     session_token: Option<&str>,
@@ -42,6 +43,7 @@ pub fn sign_logbook_request(
     Postgrest::new(config, session_token)
         .from(TABLE)
         .insert(entry.to_json())
+        .returning("*")
         .build()
 }
 
@@ -54,12 +56,18 @@ pub fn list_entries_outcome(
     EntryList::parse(response.body).map_err(|error| LogbookError::Body { status, error })
 }
 
-/// Success or the classified failure; the insert's body (empty with `return=minimal`) is not read.
-/// Whether a failed insert may still have been stored is [`super::signing`]'s question.
+/// The rows the insert stored, or the classified failure. Whether a failed insert may still have
+/// been stored is [`super::signing`]'s question.
+///
+/// A success is a success whatever its body says: the entry is in the table. A body that does not
+/// hold valid rows (empty from a server that ignored `return=representation`, or not the table's
+/// shape) gives no rows, and so does a resend of a sign already stored (`[]`): the reload after
+/// the sign shows the entry then, and reports a schema mismatch as every read does.
 pub fn sign_logbook_outcome(
     response: Result<HttpResponse, NoResponse>,
-) -> Result<(), LogbookError> {
-    expect_success(response).map(drop)
+) -> Result<EntryList, LogbookError> {
+    let response = expect_success(response)?;
+    Ok(EntryList::parse(response.body).unwrap_or_default())
 }
 
 #[cfg(test)]
@@ -121,11 +129,12 @@ mod tests {
             sign_logbook_request(&config(), Some("user-token"), &entry),
             HttpRequest {
                 method: Method::Post,
-                url: "http://127.0.0.1:54321/rest/v1/geocache_logs".into(),
+                url: "http://127.0.0.1:54321/rest/v1/geocache_logs?select=*".into(),
                 headers: headers(&[
                     ("x-client-info", "geocache-client/0.1.0; runtime=web"),
                     ("apikey", KEY),
                     ("authorization", "Bearer user-token"),
+                    ("prefer", "return=representation"),
                     ("content-profile", "public"),
                     ("content-type", "application/json"),
                 ]),
@@ -172,10 +181,27 @@ mod tests {
     }
 
     #[test]
-    fn signing_succeeds_on_201_with_an_empty_body_and_fails_on_refusal() {
-        assert_eq!(sign_logbook_outcome(ok(201, "")), Ok(()));
+    fn signing_gives_the_stored_row_and_fails_on_refusal() {
+        let stored =
+            r#"[{"id":7,"created_at":"2024-05-01T10:00:00+00:00","name":"Ann","message":"Hi"}]"#;
+        let rows = sign_logbook_outcome(ok(201, stored)).unwrap();
+        let row = rows.get(0).unwrap();
+        assert_eq!(
+            (rows.len(), row.id, row.name, row.message),
+            (1, 7.0, "Ann", "Hi")
+        );
+        assert_eq!(row.created_at, "2024-05-01T10:00:00+00:00");
         let body = r#"{"code":"23502","details":null,"hint":null,"message":"null value in column \"name\""}"#;
         let error = sign_logbook_outcome(ok(400, body)).unwrap_err();
         assert_eq!((error.code(), error.status()), ("23502", 400));
+    }
+
+    #[test]
+    fn a_success_without_readable_rows_is_still_stored() {
+        // A resend of a sign already stored, a server that ignored the preference, a stray shape.
+        for body in ["[]", "", "{}", r#"[{"id":"7"}]"#, "<html>"] {
+            let rows = sign_logbook_outcome(ok(201, body)).unwrap();
+            assert!(rows.is_empty(), "{body:?}");
+        }
     }
 }

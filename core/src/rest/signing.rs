@@ -19,6 +19,7 @@ use std::borrow::Cow;
 use crate::client::config::ClientConfig;
 use crate::client::http::{HttpRequest, HttpResponse, NoResponse};
 use crate::logbook::entry::NewEntry;
+use crate::logbook::entry_list::EntryList;
 use crate::logbook::outcome::LogbookError;
 use crate::rest::logbook::{sign_logbook_outcome, TABLE};
 use crate::rest::retry::{self, backoff_delay_ms, retry_after_ms};
@@ -62,18 +63,35 @@ pub struct SignError {
     pub key: SignKey,
 }
 
-/// `.from('geocache_logs').insert({name, message})` with `Idempotency-Key: <key>`.
+/// What a sign's answer holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SignAnswer {
+    /// The row as stored (`.select()`: `Prefer: return=representation`), for a page to show
+    /// at once.
+    StoredRow,
+    /// Nothing (PostgREST's default, `return=minimal`): for a sign kept and sent later by code
+    /// that reads only the status. An empty answer has no middle to be cut in, so its status
+    /// never arrives without the rest of it.
+    StatusOnly,
+}
+
+/// `.from('geocache_logs').insert({name, message})` with `Idempotency-Key: <key>`, and
+/// `.select()` when the answer is to hold the stored row.
 pub fn sign_request(
     config: &ClientConfig,
     session_token: Option<&str>,
     entry: &NewEntry,
     key: &SignKey,
+    answer: SignAnswer,
 ) -> HttpRequest {
-    Postgrest::new(config, session_token)
+    let insert = Postgrest::new(config, session_token)
         .from(TABLE)
-        .insert(entry.to_json())
-        .header(KEY_HEADER, key.as_str())
-        .build()
+        .insert(entry.to_json());
+    let insert = match answer {
+        SignAnswer::StoredRow => insert.returning("*"),
+        SignAnswer::StatusOnly => insert,
+    };
+    insert.header(KEY_HEADER, key.as_str()).build()
 }
 
 /// After an attempt that ended in `outcome` with `resends` resends before it: the wait before
@@ -104,9 +122,11 @@ fn may_be_stored(error: &LogbookError) -> bool {
 }
 
 /// What to do after an attempt.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum SignStep {
-    Stored,
+    /// Stored, with the row as the server stored it: none when the server did not send it back
+    /// (a resend of a sign an earlier attempt stored sends `[]`).
+    Stored(EntryList),
     /// Send [`Signing::request`] again after this many milliseconds.
     Resend {
         delay_ms: u32,
@@ -132,7 +152,7 @@ impl Signing {
         key: SignKey,
     ) -> Signing {
         Signing {
-            request: sign_request(config, session_token, entry, &key),
+            request: sign_request(config, session_token, entry, &key, SignAnswer::StoredRow),
             key,
             resends: 0,
             maybe_stored: false,
@@ -152,7 +172,7 @@ impl Signing {
     pub fn accept(&mut self, outcome: Result<HttpResponse, NoResponse>) -> SignStep {
         let delay = resend_delay_ms(&outcome, self.resends);
         let error = match sign_logbook_outcome(outcome) {
-            Ok(()) => return SignStep::Stored,
+            Ok(stored) => return SignStep::Stored(stored),
             Err(error) => error,
         };
         self.maybe_stored |= may_be_stored(&error);
@@ -240,7 +260,11 @@ mod tests {
     fn the_insert_carries_the_key_and_the_body_stays_the_entry() {
         let request = signing().request().into_owned();
         assert_eq!(request.method, Method::Post);
-        assert_eq!(request.url, "http://127.0.0.1:54321/rest/v1/geocache_logs");
+        assert_eq!(
+            request.url,
+            "http://127.0.0.1:54321/rest/v1/geocache_logs?select=*"
+        );
+        assert_eq!(request.header("prefer"), Some("return=representation"));
         assert_eq!(request.header("Idempotency-Key"), Some(KEY));
         assert_eq!(request.header("authorization"), Some("Bearer token"));
         assert_eq!(request.header("x-retry-count"), None);
@@ -248,6 +272,17 @@ mod tests {
             request.body.as_deref(),
             Some(r#"{"name":"Ann","message":"Found it! <3"}"#)
         );
+    }
+
+    #[test]
+    fn a_sign_kept_for_later_asks_for_no_row() {
+        let key = SignKey::parse(KEY).unwrap();
+        let kept = sign_request(&config(), None, &entry(), &key, SignAnswer::StatusOnly);
+        let sent = signing().request().into_owned();
+        assert_eq!(kept.url, "http://127.0.0.1:54321/rest/v1/geocache_logs");
+        assert_eq!(kept.header("prefer"), None);
+        assert_eq!(kept.header("idempotency-key"), Some(KEY));
+        assert_eq!((kept.method, &kept.body), (sent.method, &sent.body));
     }
 
     #[test]
@@ -262,13 +297,30 @@ mod tests {
         assert_eq!(second.header("idempotency-key"), Some(KEY));
         assert_eq!(second.header("x-retry-count"), Some("1"));
         assert_eq!((&second.url, &second.body), (&first.url, &first.body));
-        assert_eq!(signing.accept(answer(201)), SignStep::Stored);
+        assert_eq!(
+            signing.accept(answer(201)),
+            SignStep::Stored(EntryList::default())
+        );
+    }
+
+    #[test]
+    fn a_stored_sign_gives_its_row_as_stored() {
+        let row = r#"[{"id":9,"created_at":"2024-05-01T10:00:00.5+00:00","name":"Ann","message":"Found it! <3"}]"#;
+        let SignStep::Stored(rows) = signing().accept(Ok(HttpResponse::new(201, row))) else {
+            panic!("stored")
+        };
+        let stored = rows.get(0).unwrap();
+        assert_eq!((rows.len(), stored.id, stored.name), (1, 9.0, "Ann"));
     }
 
     #[test]
     fn two_hundreds_are_stored_at_once() {
         for status in [200, 201, 204] {
-            assert_eq!(steps(|| answer(status)), [SignStep::Stored], "{status}");
+            assert_eq!(
+                steps(|| answer(status)),
+                [SignStep::Stored(EntryList::default())],
+                "{status}"
+            );
         }
     }
 
@@ -346,7 +398,10 @@ mod tests {
             signing.accept(dropped()),
             SignStep::Resend { delay_ms: 2000 }
         );
-        assert_eq!(signing.accept(answer(201)), SignStep::Stored);
+        assert_eq!(
+            signing.accept(answer(201)),
+            SignStep::Stored(EntryList::default())
+        );
     }
 
     #[test]

@@ -125,7 +125,8 @@ impl EntryList {
     }
 }
 
-fn log_entry(entry: EntryRef<'_>) -> Object {
+/// The entry as a plain `LogEntry` object.
+pub fn log_entry(entry: EntryRef<'_>) -> Object {
     let object = Object::new();
     let fields: [(&str, JsValue); 4] = [
         ("id", entry.id.into()),

@@ -19,7 +19,7 @@ use std::rc::Rc;
 use geocache_core::rest::logbook;
 use geocache_core::rest::pager::{PageStep, Pager, PAGE_SIZE};
 use geocache_core::rest::sign_key::SignKey;
-use geocache_core::rest::signing::{SignError, SignStep, Signing};
+use geocache_core::rest::signing::{sign_request, SignAnswer, SignError, SignStep, Signing};
 use geocache_core::{ClientConfig, NewEntry};
 use js_sys::{Function, Object, Reflect};
 use wasm_bindgen::prelude::*;
@@ -27,7 +27,7 @@ use wasm_bindgen::JsCast;
 
 #[cfg(feature = "auth")]
 use crate::auth::{Auth, AuthClient};
-use crate::client::entry_list::{new_entry, EntryList};
+use crate::client::entry_list::{log_entry, new_entry, EntryList};
 use crate::client::options::Options;
 use crate::client::sign_options::sign_key;
 use crate::config::client_config;
@@ -187,13 +187,17 @@ impl ClientState {
 
     /// Core's signing flow ([`Signing`]): the insert with its key, resent with the same key
     /// after a lost answer or a gateway failure, waiting as core says.
-    async fn sign(&self, entry: &NewEntry, key: SignKey) -> Result<(), SignError> {
+    async fn sign(
+        &self,
+        entry: &NewEntry,
+        key: SignKey,
+    ) -> Result<geocache_core::EntryList, SignError> {
         let session_token = self.session_token().await;
         let mut signing = Signing::new(&self.config, session_token.as_deref(), entry, key);
         loop {
             let outcome = self.transport.send(&signing.request()).await;
             match signing.accept(outcome) {
-                SignStep::Stored => return Ok(()),
+                SignStep::Stored(rows) => return Ok(rows),
                 SignStep::Resend { delay_ms } => sleep(delay_ms).await,
                 SignStep::Failed(error) => return Err(error),
             }
@@ -233,9 +237,10 @@ impl Client {
 
     /// The insert `signLogbook(entry, options)` would send first, as plain data
     /// (`{ method, url, headers, body }`, header names in lower case), with its
-    /// `Idempotency-Key`: `options.idempotencyKey` or a new random one. Sending it again later,
-    /// without this client, stores the entry at most once with every other attempt of that key.
-    /// The same argument errors as `signLogbook`, thrown.
+    /// `Idempotency-Key`: `options.idempotencyKey` or a new random one, but asking for no row
+    /// back: whoever sends it later reads only the status. Sending it again later, without this
+    /// client, stores the entry at most once with every other attempt of that key. The same
+    /// argument errors as `signLogbook`, thrown.
     #[wasm_bindgen(js_name = signRequest, unchecked_return_type = "PlainRequest")]
     pub async fn sign_request(
         &self,
@@ -246,8 +251,14 @@ impl Client {
         let key = sign_key(&options)?;
         let state = &self.state;
         let session_token = state.session_token().await;
-        let signing = Signing::new(&state.config, session_token.as_deref(), &entry, key);
-        Ok(plain_request(&signing.request()))
+        let request = sign_request(
+            &state.config,
+            session_token.as_deref(),
+            &entry,
+            &key,
+            SignAnswer::StatusOnly,
+        );
+        Ok(plain_request(&request))
     }
 
     /// The newest `count` entries, read (and retried), validated and ordered as `listEntries`
@@ -265,22 +276,25 @@ impl Client {
     /// Inserts one entry, stored once however often it is sent: the insert carries an
     /// `Idempotency-Key` (`options.idempotencyKey`, a UUID string, or a new random one) and is
     /// resent with it after a network failure, a timeout or a 502, 503, 504, 520, 522 or 524, at
-    /// most 3 times (1 s, 2 s, 4 s, or `Retry-After`). Resolves to undefined once stored; a
-    /// resend of a sign already stored resolves too. Rejects with a ClientError whose `outcome`
+    /// most 3 times (1 s, 2 s, 4 s, or `Retry-After`). Resolves once stored, to the entry as the
+    /// server stored it (its `id` and `created_at` too), or to undefined when the answer did not
+    /// hold it (a resend of a sign already stored). Rejects with a ClientError whose `outcome`
     /// says whether the entry may have been stored (`not_stored`: every attempt was refused;
     /// `unknown`: some attempt went unanswered or ended in a 5xx) and whose `idempotencyKey` is
     /// the key used: signing again with it cannot double the entry. A malformed key is a
     /// TypeError (`invalid_argument`), thrown before anything is sent.
-    #[wasm_bindgen(js_name = signLogbook)]
+    #[wasm_bindgen(js_name = signLogbook, unchecked_return_type = "LogEntry | undefined")]
     pub async fn sign_logbook(
         &self,
         #[wasm_bindgen(unchecked_param_type = "NewEntry")] entry: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "SignOptions")] options: JsValue,
-    ) -> Result<(), ClientError> {
+    ) -> Result<JsValue, ClientError> {
         let entry = new_entry(&entry)?;
         let key = sign_key(&options)?;
-        self.state.sign(&entry, key).await?;
-        Ok(())
+        let stored = self.state.sign(&entry, key).await?;
+        Ok(stored
+            .get(0)
+            .map_or(JsValue::UNDEFINED, |row| log_entry(row).into()))
     }
 
     /// The auth client (sessions, auto-refresh, MFA), sharing this client's state.

@@ -83,7 +83,7 @@ export function Logbook() {
       if (result.status === 'signed') {
         setFields((now) => (same(now, entry) ? EMPTY : now));
         say(STATUS.signed);
-        reloadAfterSign(result.shown);
+        reloadAfterSign(result.shown, result.stored);
       } else if (result.status === 'saved') {
         say(STATUS.saved);
       } else if (result.status === 'failed') {

@@ -86,6 +86,15 @@ export class LiveArrivals {
     return () => this.listeners.delete(listener);
   }
 
+  /**
+   * This page's own sign as the server stored it: shown on top at once, as its live arrival would be (each id once;
+   * the reload that follows the sign folds it in). It is not written to the device: the page may not hold every
+   * entry signed before it, and a copy whose newest entry is newer than a gap would never read that gap.
+   */
+  own(entry: KeptEntry): void {
+    this.receive([entry], false, false);
+  }
+
   /** Starts hearing arrivals (once a read has settled), and writes them to the device when the page is hidden. */
   open(): void {
     this.opened = true;
@@ -177,7 +186,7 @@ export class LiveArrivals {
    * the device only while the page holds every entry since its read (`caughtUp` after the latest subscription), so
    * the copy never gets an entry newer than a gap.
    */
-  private receive(entries: readonly KeptEntry[], caughtUp: boolean): void {
+  private receive(entries: readonly KeptEntry[], caughtUp: boolean, keep = true): void {
     const { rows, ids } = this.list;
     const before = new Set(this.arrived.map((entry) => entry.id));
     // Rows the reads already show stay theirs (a catch-up read's minute of overlap is mostly such rows).
@@ -187,7 +196,7 @@ export class LiveArrivals {
     this.arrived = addArrivals(this.arrived, unread);
     this.changed();
     if (fresh.length > 0) for (const listener of this.listeners) listener(fresh);
-    if (this.behind) return;
+    if (this.behind || !keep) return;
     const unlisted = caughtUp ? notListed(this.arrived, ids) : fresh;
     if (unlisted.length > 0) this.options.keeper.add(unlisted, rows.length > 0 ? rows.createdAt(0) : undefined);
   }

@@ -160,10 +160,14 @@ export class VisitReads {
   readonly reload = (): void => this.reloadThen(undefined);
 
   /**
-   * Reads every entry again after this page's own sign, and calls `shown` once the read's first page is shown (or the
-   * read ends, fails or is overtaken): the sign holds back what waits for signs in flight until the visitor sees it.
+   * Shows this page's own sign as the server stored it (`stored`, when its answer held the row) on top at once, then
+   * reads every entry again, and calls `shown` once the read's first page is shown (or the read ends, fails or is
+   * overtaken): the sign holds back what waits for signs in flight until that read no longer needs the link.
    */
-  readonly reloadAfterSign = (shown: () => void): void => this.reloadThen(shown);
+  readonly reloadAfterSign = (shown: () => void, stored?: KeptEntry): void => {
+    if (stored !== undefined && this.opened) this.live.own(stored);
+    this.reloadThen(shown);
+  };
 
   private reloadThen(shown: (() => void) | undefined): void {
     if (!this.opened) return shown?.();

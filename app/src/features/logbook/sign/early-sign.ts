@@ -1,5 +1,6 @@
 import { loadClientCode } from '../api/client-code';
 import { signLogbook } from '../api/sign-logbook';
+import type { KeptEntry } from '../types';
 import { earlySignsOf, type EarlySign } from './early-sign-handle';
 import { beginSign } from './signs-in-flight';
 
@@ -7,10 +8,10 @@ import { beginSign } from './signs-in-flight';
 export interface TakenSign {
   readonly sign: EarlySign;
   /** The insert sent with the sign's key; undefined when nothing was sent yet (the logbook sends it). */
-  readonly sent: Promise<void> | undefined;
+  readonly sent: Promise<KeptEntry | undefined> | undefined;
 }
 
-let sent: { readonly sign: EarlySign; readonly insert: Promise<void> } | undefined;
+let sent: { readonly sign: EarlySign; readonly insert: Promise<KeptEntry | undefined> } | undefined;
 
 /**
  * Sends a sign pressed in the served form (the inline script took it: first-paint/served-submits.ts) the moment the

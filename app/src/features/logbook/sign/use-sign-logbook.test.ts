@@ -4,13 +4,13 @@ import { takeConsoleErrors } from '@/testing/console';
 import { getClient } from '../api/client';
 import { untilNoSignInFlight } from './signs-in-flight';
 import { useSignLogbook, type SignResult } from './use-sign-logbook';
-import type { NewEntry, SignOptions } from '../types';
+import type { KeptEntry, NewEntry, SignOptions } from '../types';
 
 vi.mock('../api/client', () => ({ getClient: vi.fn() }));
 
 const KEY = '123e4567-e89b-42d3-a456-426614174000';
 const OTHER_KEY = '123e4567-e89b-42d3-a456-426614174001';
-const send = vi.fn<(entry: NewEntry, options?: SignOptions) => Promise<void>>();
+const send = vi.fn<(entry: NewEntry, options?: SignOptions) => Promise<KeptEntry | undefined>>();
 
 /** A failed sign as the client rejects it: the outcome and the key it was sent with. */
 function failure(idempotencyKey: string): Error {
@@ -54,6 +54,21 @@ describe('useSignLogbook', () => {
     if (signed?.status !== 'signed') throw new Error(`not signed: ${signed?.status}`);
     signed.shown();
     await vi.waitFor(() => expect(free).toBe(true));
+  });
+
+  it('hands on the entry as the server stored it, or none when its answer held none', async () => {
+    const stored: KeptEntry = { id: 7, created_at: '2024-05-01T10:00:00+00:00', name: 'Ann', message: 'Found it' };
+    send.mockResolvedValueOnce(stored).mockResolvedValueOnce(undefined);
+    const { result } = renderHook(() => useSignLogbook());
+    for (const expected of [stored, undefined]) {
+      let signed: SignResult | undefined;
+      await act(async () => {
+        signed = await result.current.sign({ name: 'Ann', message: 'Found it' });
+      });
+      if (signed?.status !== 'signed') throw new Error(`not signed: ${signed?.status}`);
+      expect(signed.stored).toEqual(expected);
+      signed.shown();
+    }
   });
 
   it('signs the unchanged text again with the failed sign\'s key, so it is not doubled', async () => {

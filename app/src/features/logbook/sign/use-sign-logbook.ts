@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { signLogbook, signRequest } from '../api/sign-logbook';
 import { couldNotReachServer } from '../outbox/queueable';
-import type { NewEntry, PlainRequest } from '../types';
+import type { KeptEntry, NewEntry, PlainRequest } from '../types';
 import type { TakenSign } from './early-sign';
 import { OfflineSignError } from './offline-sign-error';
 import { beginSign } from './signs-in-flight';
@@ -9,10 +9,11 @@ import { beginSign } from './signs-in-flight';
 /** How a sign ended. */
 export type SignResult =
   /**
-   * Stored. The sign still counts as in flight until `shown` is called (once the list shows it), so what waits for
-   * signs does not compete with the read that shows it.
+   * Stored: `stored` is the entry as the server stored it (undefined when its answer did not hold it). The sign still
+   * counts as in flight until `shown` is called (once the list shows it), so what waits for signs does not compete
+   * with the read that shows it.
    */
-  | { readonly status: 'signed'; readonly shown: () => void }
+  | { readonly status: 'signed'; readonly stored: KeptEntry | undefined; readonly shown: () => void }
   /** Kept on the device (the server could not be reached): it is sent when the connection returns. */
   | { readonly status: 'saved' }
   /** Not stored: already logged with `Error inserting log:`. */
@@ -110,10 +111,10 @@ export function useSignLogbook(keeper?: SignKeeper): SignLogbookState {
         console.error('Error inserting log:', new OfflineSignError(keptOffline));
         return { status: 'saved' };
       }
-      await (early?.sent ?? (options === undefined ? signLogbook(entry) : signLogbook(entry, options)));
+      const stored = await (early?.sent ?? (options === undefined ? signLogbook(entry) : signLogbook(entry, options)));
       failed.current = null;
       if (kept !== undefined) await keeper?.forget(kept);
-      return mounted.current ? { status: 'signed', shown: beginSign() } : { status: 'ignored' };
+      return mounted.current ? { status: 'signed', stored, shown: beginSign() } : { status: 'ignored' };
     } catch (error) {
       const key = keyOf(error);
       failed.current = key === undefined ? null : { name: entry.name, message: entry.message, idempotencyKey: key };
