@@ -73,7 +73,9 @@ export function renderFieldMarkdown(results) {
       `(the peer: ${summaries.peer.requestsBeforeTypeable.median ?? 'n/a'} responses, ` +
       `${summaries.peer.bytesBeforeTypeable.median === null ? 'n/a' : kB(summaries.peer.bytesBeforeTypeable.median)}). ` +
       `A sign sent at the earliest: ${floor.ours.signSent.roundTrips} more round trips (${floor.ours.signSent.note}) and no more bytes ` +
-      '(the served page\'s own script could send it).',
+      '(the served page\'s own script could send it). ' +
+      `From the press to the own entry shown: ${floor.ours.signShown.roundTrips} round trip (${floor.ours.signShown.note}); ` +
+      'ours shows the row its insert returns, the peer reads the list again after its insert.',
   );
   out.push('');
   const transfer = (/** @type {number} */ bytes) => `${Math.round((bytes * 8) / profile.downloadKbitPerSecond).toLocaleString('en')} ms`;
