@@ -332,18 +332,20 @@ export class FaultSession {
   }
 
   /**
-   * After a sign (from journal position `since`): a success reloads the list, a failure leaves it as it was.
-   * "retried": the load must end showing every successful entry. "not retried": the load's whole-list read decides:
-   * a good one shows every entry, a bad one is logged and leaves the list as it was before the sign.
+   * After a sign of `entry` (from journal position `since`): a success reloads the list, a failure leaves it as it
+   * was. "retried": the load must end showing every successful entry. "not retried": the load's whole-list read
+   * decides: a good one shows every entry, a bad one is logged and leaves the list as it was before the sign, with the
+   * sign on top when its insert's answer held the stored row (a resend of a sign already stored gets none).
    */
-  async settleAfterSign(outcome: SignOutcome, since: number, before: Entry[], loads: Loads): Promise<void> {
+  async settleAfterSign(outcome: SignOutcome, since: number, before: Entry[], loads: Loads, entry: Entry): Promise<void> {
     if (outcome === 'failure') {
       expect(await shownTexts(this.page), 'a failed sign leaves the list as it was').toEqual(before);
       return;
     }
     const insert = this.sent('insert', since).at(-1);
     if (insert === undefined) throw new Error('a successful sign sent no insert');
-    await this.settle({ since: insert.sentAt, wholeListReads: 1, kept: [before], loads, what: 'the reload after a sign' });
+    const signed = { name: entry.name, message: entry.message };
+    await this.settle({ since: insert.sentAt, wholeListReads: 1, kept: [before, [signed, ...before]], loads, what: 'the reload after a sign' });
   }
 
   /**

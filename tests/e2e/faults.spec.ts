@@ -98,7 +98,7 @@ async function signAndReload(title: string, stack: Stack, session: FaultSession,
     if (expected !== undefined) expect(outcome, `sign ${sign}: the outcome the fault decides`).toBe(expected);
     expectOneKeyPerSign(session, sign, since, keys);
     expect(session.sent('other read', since), `sign ${sign}: a sign reads nothing`).toEqual([]);
-    await session.settleAfterSign(outcome, since, before, loop.loads);
+    await session.settleAfterSign(outcome, since, before, loop.loads, entry);
     if (loop.tableAfterEachSign) {
       const table = texts(await readTable(stack.emulator));
       expect(table, `after sign ${sign}: the table`).toEqual(session.expectedStored(table));
@@ -371,7 +371,7 @@ test('a sign that failed unknown after an applied drop, sent again from the kept
   const [logged] = await session.loggedErrors(INSERT_ERROR);
   expect(logged).toEqual({ isError: true, name: 'LogbookError', code: 'network_error', status: 0, outcome: 'unknown', idempotencyKey: first?.key });
   expect(texts(await readTable(stack.emulator)), 'stored once').toEqual([entry]);
-  await session.settleAfterSign('success', again.since, [], 'retried');
+  await session.settleAfterSign('success', again.since, [], 'retried', entry);
   expect(await shownEntries(session.page)).toHaveLength(1);
 });
 
