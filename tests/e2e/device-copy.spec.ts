@@ -3,6 +3,7 @@
 import type { Page, Request } from '@playwright/test';
 import type { RunningEmulator } from '../../scripts/lib/emulator.mjs';
 import { TABLE_PATH } from './fault-plan.ts';
+import { fetchAnew } from './fetch-anew.ts';
 import { expect, logbookPage, sign, test } from './fixtures.ts';
 import { requestGate } from './request-gate.ts';
 
@@ -175,9 +176,9 @@ test.describe('before the wasm client or React has arrived', () => {
       await page.route(
         (url) => url.pathname === '/',
         async (route) => {
-          const response = await route.fetch();
-          const body = (await response.text()).replace(/ 'sha256-[\w+/=]+'/g, '');
-          await route.fulfill({ response, body });
+          const response = await fetchAnew(route.request().url());
+          const body = response.body.toString('utf8').replace(/ 'sha256-[\w+/=]+'/g, '');
+          await route.fulfill({ ...response, body });
         },
       );
       await page.reload();

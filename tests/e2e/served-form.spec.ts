@@ -5,6 +5,7 @@
 // no service worker. The scripts are held by request interception until the test has typed and pressed.
 import type { BrowserContext, Page } from '@playwright/test';
 import { readTable } from './fault-plan.ts';
+import { fetchAnew } from './fetch-anew.ts';
 import { consoleErrorLabels, expect, logbookPage, test } from './fixtures.ts';
 import { requestGate } from './request-gate.ts';
 
@@ -29,9 +30,9 @@ async function holdScripts(page: Page) {
   const gate = requestGate();
   await page.route(/\/assets\/[^/]+\.(js|wasm)$/, async (route) => {
     gate.held.push(new URL(route.request().url()).pathname);
-    const response = await route.fetch();
+    const response = await fetchAnew(route.request().url());
     await gate.released;
-    await route.fulfill({ response });
+    await route.fulfill(response);
   });
   return gate;
 }
