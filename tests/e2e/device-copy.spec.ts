@@ -4,34 +4,12 @@ import type { Page, Request } from '@playwright/test';
 import type { RunningEmulator } from '../../scripts/lib/emulator.mjs';
 import { TABLE_PATH } from './fault-plan.ts';
 import { fetchAnew } from './fetch-anew.ts';
-import { expect, logbookPage, sign, test } from './fixtures.ts';
+import { expect, keptCount, logbookPage, sign, test } from './fixtures.ts';
 import { requestGate } from './request-gate.ts';
 
 test.skip(({ pageServer }) => pageServer !== 'production', 'an offline visit needs the service worker of the production build');
 
 const OFFLINE_STATUS = 'Offline: showing the entries kept on this device.';
-
-/** How many entries the page keeps on this device (its IndexedDB copy): 0 before one is kept, -1 before its store exists. */
-async function keptCount(page: Page): Promise<number> {
-  return page.evaluate(
-    () =>
-      new Promise<number>((resolve, reject) => {
-        const open = indexedDB.open('geocache-logbook-copy');
-        open.onerror = () => reject(open.error ?? new Error('cannot open the copy'));
-        open.onsuccess = () => {
-          const db = open.result;
-          if (!db.objectStoreNames.contains('copy')) return resolve(-1);
-          // The copy's head record holds its newest entries and how many it keeps in all.
-          const read = db.transaction('copy').objectStore('copy').get('head');
-          read.onsuccess = () => {
-            resolve((read.result as { count?: number } | undefined)?.count ?? 0);
-            db.close();
-          };
-          read.onerror = () => reject(read.error ?? new Error('cannot read the copy'));
-        };
-      }),
-  );
-}
 
 /** Stores an entry as another visitor would, with the service role (no page involved). */
 async function insertElsewhere(emulator: RunningEmulator, entry: { name: string; message: string }): Promise<void> {

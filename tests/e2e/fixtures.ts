@@ -307,3 +307,25 @@ export async function sign(page: Page, entry: { name: string; message: string })
   await expect(logbook.name).toHaveValue('');
   await expect(logbook.message).toHaveValue('');
 }
+
+/** How many entries the page keeps on this device (its IndexedDB copy): 0 before one is kept, -1 before its store exists. */
+export async function keptCount(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve, reject) => {
+        const open = indexedDB.open('geocache-logbook-copy');
+        open.onerror = () => reject(open.error ?? new Error('cannot open the copy'));
+        open.onsuccess = () => {
+          const db = open.result;
+          if (!db.objectStoreNames.contains('copy')) return resolve(-1);
+          // The copy's head record holds its newest entries and how many it keeps in all.
+          const read = db.transaction('copy').objectStore('copy').get('head');
+          read.onsuccess = () => {
+            resolve((read.result as { count?: number } | undefined)?.count ?? 0);
+            db.close();
+          };
+          read.onerror = () => reject(read.error ?? new Error('cannot read the copy'));
+        };
+      }),
+  );
+}
