@@ -15,9 +15,9 @@ export interface FetchedAnew {
  * an idle one just as it is reused (Node's closes them after 5 s): the request then fails with ECONNRESET, by chance.
  * A fresh connection has nothing to race with.
  */
-export function fetchAnew(url: string, headers: Record<string, string> = {}): Promise<FetchedAnew> {
+export function fetchAnew(url: string): Promise<FetchedAnew> {
   return new Promise((resolve, reject) => {
-    const request = http.get(url, { agent: false, headers }, (response) => {
+    const request = http.get(url, { agent: false }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('error', reject);
