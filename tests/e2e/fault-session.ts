@@ -41,8 +41,12 @@ interface TableCall {
   /** Its place in the journal when it was sent, and when it ended (undefined until then). */
   sentAt: number;
   endedAt?: number;
-  /** "ok": a 2xx (for reads, with a JSON array body); "bad": anything else, network failures included. */
-  result?: 'ok' | 'bad';
+  /**
+   * "ok": a 2xx (for reads, with a JSON array body); "bad": anything else, network failures included; "unread": a
+   * read that finished but whose body the test could no longer fetch, because the page navigated first (what the
+   * page made of it is unknown, and it belonged to a document the test no longer waits on).
+   */
+  result?: 'ok' | 'bad' | 'unread';
   /** For a network failure, Chromium's error (net::ERR_ABORTED for a request the page or a navigation cancelled). */
   failure?: string;
   /** For an insert, its Idempotency-Key header. */
@@ -263,7 +267,8 @@ export class FaultSession {
 
   /**
    * Reads the page saw fail: an error status, a bad body or a network failure (not counting requests cancelled by
-   * a reload, nor Chromium's own resends, which the page never sees).
+   * a reload, reads whose body was gone before the test could judge it, nor Chromium's own resends, which the page
+   * never sees).
    */
   failedReads(): number {
     return this.calls.filter((call) => call.kind !== 'insert' && call.result === 'bad' && call.failure !== 'net::ERR_ABORTED').length;
@@ -415,12 +420,20 @@ async function loggedError(message: ConsoleMessage): Promise<LoggedError> {
   }));
 }
 
-async function judge(request: Request, kind: CallKind): Promise<'ok' | 'bad'> {
+async function judge(request: Request, kind: CallKind): Promise<'ok' | 'bad' | 'unread'> {
   const response = await request.response();
   if (response === null || response.status() < 200 || response.status() > 299) return 'bad';
   if (kind === 'insert') return 'ok';
+  // The body is fetched from the browser after the request finished: a read the page sent just before the test
+  // reloaded it can finish in time for this event and still be gone from the browser by then.
+  let body: string;
   try {
-    return Array.isArray(JSON.parse((await response.body()).toString('utf8'))) ? 'ok' : 'bad';
+    body = (await response.body()).toString('utf8');
+  } catch {
+    return 'unread';
+  }
+  try {
+    return Array.isArray(JSON.parse(body)) ? 'ok' : 'bad';
   } catch {
     return 'bad';
   }
