@@ -31,6 +31,21 @@ pub enum SchemaError {
 }
 
 impl SchemaError {
+    /// A field of the entry at `index` that is not what `expected` says: `found` is what it held.
+    pub(crate) fn mismatch(
+        index: usize,
+        field: &'static str,
+        expected: &'static str,
+        found: Option<&Shape<'_>>,
+    ) -> Self {
+        SchemaError::Field {
+            index,
+            field,
+            expected,
+            found: describe(found),
+        }
+    }
+
     pub fn code(&self) -> &'static str {
         match self {
             SchemaError::InvalidJson { .. } => "invalid_json",
@@ -263,12 +278,7 @@ fn entry<'de>(
     [id, created_at, name, message]: RowFields<'de>,
 ) -> Result<ValidEntry<'de>, SchemaError> {
     let mismatch = |field: &'static str, expected: &'static str, found: &Option<Shape<'_>>| {
-        SchemaError::Field {
-            index,
-            field,
-            expected,
-            found: describe(found.as_ref()),
-        }
+        SchemaError::mismatch(index, field, expected, found.as_ref())
     };
     let id = match id.as_ref().and_then(Shape::as_f64) {
         Some(number) => number,

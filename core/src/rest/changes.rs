@@ -7,7 +7,7 @@
 use crate::client::config::ClientConfig;
 use crate::client::http::{HttpRequest, HttpResponse, NoResponse};
 use crate::logbook::entry_list::EntryList;
-use crate::logbook::json_shape::{describe, Shape};
+use crate::logbook::json_shape::Shape;
 use crate::logbook::outcome::{expect_success, LogbookError};
 use crate::logbook::schema::{read_rows, RowFields, SchemaError};
 use crate::rest::pager::id_text;
@@ -73,17 +73,24 @@ pub fn changes_outcome(
     read_changes(response, &mut |index, [seq, entry_id, change, _]| {
         let entry_id = match entry_id.as_ref().and_then(Shape::as_f64) {
             Some(id) => id,
-            None => return Err(mismatch(index, "entry_id", "a number", &entry_id)),
+            None => {
+                return Err(SchemaError::mismatch(
+                    index,
+                    "entry_id",
+                    "a number",
+                    entry_id.as_ref(),
+                ))
+            }
         };
         let change = match &change {
             Some(Shape::String(kind)) if kind == "removed" => ChangeKind::Removed,
             Some(Shape::String(kind)) if kind == "added" => ChangeKind::Added,
             _ => {
-                return Err(mismatch(
+                return Err(SchemaError::mismatch(
                     index,
                     "change",
                     "\"removed\" or \"added\"",
-                    &change,
+                    change.as_ref(),
                 ))
             }
         };
@@ -123,10 +130,8 @@ fn read_changes(
 ) -> Result<(), LogbookError> {
     let response = expect_success(response)?;
     let status = response.status;
-    read_rows(&response.body, &CHANGE_KEYS, &mut |index, fields| {
-        check(index, fields)
-    })
-    .map_err(|error| LogbookError::Body { status, error })
+    read_rows(&response.body, &CHANGE_KEYS, check)
+        .map_err(|error| LogbookError::Body { status, error })
 }
 
 fn seq_of(index: usize, seq: Option<Shape<'_>>) -> Result<i64, SchemaError> {
@@ -134,21 +139,7 @@ fn seq_of(index: usize, seq: Option<Shape<'_>>) -> Result<i64, SchemaError> {
         Some(Shape::Number(number)) => number.as_i64(),
         _ => None,
     };
-    integer.ok_or_else(|| mismatch(index, "seq", "an integer", &seq))
-}
-
-fn mismatch(
-    index: usize,
-    field: &'static str,
-    expected: &'static str,
-    found: &Option<Shape<'_>>,
-) -> SchemaError {
-    SchemaError::Field {
-        index,
-        field,
-        expected,
-        found: describe(found.as_ref()),
-    }
+    integer.ok_or_else(|| SchemaError::mismatch(index, "seq", "an integer", seq.as_ref()))
 }
 
 /// `.from('geocache_logs').select('*').in('id', ids).order('created_at', {ascending: false})`:

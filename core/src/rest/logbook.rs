@@ -2,7 +2,6 @@
 
 use crate::client::config::ClientConfig;
 use crate::client::http::{HttpRequest, HttpResponse, NoResponse};
-use crate::logbook::entry::NewEntry;
 use crate::logbook::entry_list::EntryList;
 use crate::logbook::outcome::{expect_success, LogbookError};
 use crate::rest::Postgrest;
@@ -30,20 +29,6 @@ pub fn newest_entries_request(
         .select("*")
         .order("created_at", false)
         .limit(count)
-        .build()
-}
-
-/// `.from('geocache_logs').insert({name, message}).select()`: the answer holds the row as
-/// stored (its id and created_at), so the page can show it before the reload that follows.
-pub fn sign_logbook_request(
-    config: &ClientConfig,
-    session_token: Option<&str>,
-    entry: &NewEntry,
-) -> HttpRequest {
-    Postgrest::new(config, session_token)
-        .from(TABLE)
-        .insert(entry.to_json())
-        .returning("*")
         .build()
 }
 
@@ -116,30 +101,6 @@ mod tests {
         assert_eq!(
             (newest.method, &newest.headers, &newest.body),
             (list.method, &list.headers, &list.body)
-        );
-    }
-
-    #[test]
-    fn sign_request_matches_supabase_js() {
-        let entry = NewEntry {
-            name: "Ann".into(),
-            message: "Found it! <3".into(),
-        };
-        assert_eq!(
-            sign_logbook_request(&config(), Some("user-token"), &entry),
-            HttpRequest {
-                method: Method::Post,
-                url: "http://127.0.0.1:54321/rest/v1/geocache_logs?select=*".into(),
-                headers: headers(&[
-                    ("x-client-info", "geocache-client/0.1.0; runtime=web"),
-                    ("apikey", KEY),
-                    ("authorization", "Bearer user-token"),
-                    ("prefer", "return=representation"),
-                    ("content-profile", "public"),
-                    ("content-type", "application/json"),
-                ]),
-                body: Some(r#"{"name":"Ann","message":"Found it! <3"}"#.into()),
-            }
         );
     }
 

@@ -274,6 +274,42 @@ mod tests {
         );
     }
 
+    /// supabase-js's `.from('geocache_logs').insert({name, message}).select()`, plus the key.
+    #[test]
+    fn the_insert_matches_supabase_js_with_its_key() {
+        let config = ClientConfig::new("http://127.0.0.1:54321", "anon")
+            .unwrap()
+            .with_client_info("geocache-client/0.1.0; runtime=web");
+        let key = SignKey::parse(KEY).unwrap();
+        let headers = [
+            ("x-client-info", "geocache-client/0.1.0; runtime=web"),
+            ("apikey", "anon"),
+            ("authorization", "Bearer user-token"),
+            ("prefer", "return=representation"),
+            ("idempotency-key", KEY),
+            ("content-profile", "public"),
+            ("content-type", "application/json"),
+        ];
+        assert_eq!(
+            sign_request(
+                &config,
+                Some("user-token"),
+                &entry(),
+                &key,
+                SignAnswer::StoredRow
+            ),
+            HttpRequest {
+                method: Method::Post,
+                url: "http://127.0.0.1:54321/rest/v1/geocache_logs?select=*".into(),
+                headers: headers
+                    .iter()
+                    .map(|(name, value)| ((*name).to_owned(), (*value).to_owned()))
+                    .collect(),
+                body: Some(r#"{"name":"Ann","message":"Found it! <3"}"#.into()),
+            }
+        );
+    }
+
     #[test]
     fn a_sign_kept_for_later_asks_for_no_row() {
         let key = SignKey::parse(KEY).unwrap();
