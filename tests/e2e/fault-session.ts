@@ -271,7 +271,14 @@ export class FaultSession {
    * never sees).
    */
   failedReads(): number {
-    return this.calls.filter((call) => call.kind !== 'insert' && call.result === 'bad' && call.failure !== 'net::ERR_ABORTED').length;
+    return this.readFailures().length;
+  }
+
+  /** How each read counted by `failedReads` failed: Chromium's network error, or "an answer" (a status or a body). */
+  readFailures(): string[] {
+    return this.calls
+      .filter((call) => call.kind !== 'insert' && call.result === 'bad' && call.failure !== 'net::ERR_ABORTED')
+      .map((call) => call.failure ?? 'an answer');
   }
 
   /**

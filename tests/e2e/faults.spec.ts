@@ -402,11 +402,11 @@ test('connections cut in the middle of the answer to every 4th read: retried, ev
   expect(fired).toBeGreaterThanOrEqual(SIGNS);
   // A cut whose head reached Chromium fails at the page, and the client retries it. On a reused keep-alive
   // connection the close can overtake the head (a busy machine reads the socket late), and Chromium then resends the
-  // read itself, unseen by the page; its resend is a new request to the emulator, which the rule counts again. So
-  // the page sees at most one failure per cut, and at least one over the run: most cuts reach it, and every load
-  // above still ended with every entry shown and nothing logged, so each failure it saw was retried.
+  // read itself, unseen by the page. How many cuts reach the page is the scheduler's; that some do, and reach it as
+  // network failures, is not. Every load above still ended with every entry shown and nothing logged, so each
+  // failure the page saw was retried.
   expect(session.failedReads(), 'reads the page saw fail (then retried)').toBeGreaterThanOrEqual(1);
-  expect(session.failedReads(), 'reads the page saw fail: never more than the cuts').toBeLessThanOrEqual(fired);
+  for (const failure of session.readFailures()) expect(failure, 'a cut answer fails at the page as a network error').toMatch(/^net::ERR_/);
   await expectSignedEntriesStoredOnceAndShown(stack, session, 'retried');
   expect(await session.loggedErrors(FETCH_ERROR)).toEqual([]);
 });
