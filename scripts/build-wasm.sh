@@ -18,6 +18,14 @@ repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$repo_root/scripts/lib/toolchain.sh"
 cd "$repo_root"
 
+# Two builds at once (npm start beside npm run preview, or two test suites) would write the same folders, and one's
+# wasm-opt would find the other's files gone: the second waits here, then finds the packages built.
+mkdir -p target
+exec {build_lock}>target/.build-wasm.lock
+if command -v flock >/dev/null; then
+  flock "$build_lock"
+fi
+
 use_wasm_toolchain
 # wasm-pack runs the first wasm-opt on PATH: the npm binaryen one, never Debian's (it corrupts wasm-bindgen output).
 PATH="$repo_root/node_modules/.bin:$PATH"
@@ -34,10 +42,14 @@ export RUSTFLAGS
 
 if [[ "${1:-}" == bench ]]; then
   shift
-  exec "${build[@]}" --out-dir pkg-bench --features bench "$@"
+  mode=bench
+  dirs=(wasm/pkg-bench)
+else
+  mode=page
+  dirs=(wasm/pkg wasm/pkg-logbook wasm/pkg-live wasm/pkg-owner)
 fi
-# What the three packages are built from: when none of it changed since they were built, they are left as they are,
-# so a second `npm start` takes seconds and never rewrites files a running dev server or test is reading.
+# What the packages are built from: when none of it changed since they were built, they are left as they are, so a
+# second `npm start` takes seconds and never rewrites files a running dev server or test is reading.
 inputs_digest() {
   {
     find core wasm/src wasm/Cargo.toml Cargo.toml Cargo.lock scripts/build-wasm.sh scripts/lib/npm-package.mjs \
@@ -49,25 +61,31 @@ inputs_digest() {
   } | sha256sum | cut -d' ' -f1
 }
 stamp_name=.geocache-inputs
-digest="$(inputs_digest "$@")"
+digest="$(inputs_digest "$mode" "$@")"
 up_to_date=1
-for dir in wasm/pkg wasm/pkg-logbook wasm/pkg-live wasm/pkg-owner; do
+for dir in "${dirs[@]}"; do
   [[ "$(cat "$dir/$stamp_name" 2>/dev/null)" == "$digest" ]] || up_to_date=
 done
 if [[ -n "$up_to_date" ]]; then
-  echo "wasm packages are up to date (wasm/pkg, wasm/pkg-logbook, wasm/pkg-live, wasm/pkg-owner)"
+  echo "wasm packages are up to date (${dirs[*]})"
   exit 0
 fi
 # A build that stops half-way leaves no stamp behind, so the next one starts over.
-rm -f wasm/pkg/"$stamp_name" wasm/pkg-logbook/"$stamp_name" wasm/pkg-live/"$stamp_name" wasm/pkg-owner/"$stamp_name"
+for dir in "${dirs[@]}"; do
+  rm -f "$dir/$stamp_name"
+done
 
-"${build[@]}" "$@"
-node scripts/lib/npm-package.mjs wasm/pkg
-"${build[@]}" --out-dir pkg-logbook --no-default-features --features rest "$@"
-# Its own out-name, so the page's two .wasm assets are told apart by name (geocache_live_bg-*.wasm).
-"${build[@]/geocache_client/geocache_live}" --out-dir pkg-live --no-default-features --features realtime "$@"
-# The owner page's own build (owner.html): sign-in, MFA and the owner's calls, with a channel for the arrivals.
-"${build[@]/geocache_client/geocache_owner}" --out-dir pkg-owner --no-default-features --features auth,realtime "$@"
-for dir in wasm/pkg wasm/pkg-logbook wasm/pkg-live wasm/pkg-owner; do
+if [[ "$mode" == bench ]]; then
+  "${build[@]}" --out-dir pkg-bench --features bench "$@"
+else
+  "${build[@]}" "$@"
+  node scripts/lib/npm-package.mjs wasm/pkg
+  "${build[@]}" --out-dir pkg-logbook --no-default-features --features rest "$@"
+  # Its own out-name, so the page's two .wasm assets are told apart by name (geocache_live_bg-*.wasm).
+  "${build[@]/geocache_client/geocache_live}" --out-dir pkg-live --no-default-features --features realtime "$@"
+  # The owner page's own build (owner.html): sign-in, MFA and the owner's calls, with a channel for the arrivals.
+  "${build[@]/geocache_client/geocache_owner}" --out-dir pkg-owner --no-default-features --features auth,realtime "$@"
+fi
+for dir in "${dirs[@]}"; do
   printf '%s\n' "$digest" >"$dir/$stamp_name"
 done

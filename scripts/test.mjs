@@ -160,6 +160,9 @@ const E2E_PROJECTS = ['production', 'production-offline', 'dev', 'dev-faults'];
 // starts, and runs beside everything else, because its tests mostly wait (for retries, back-offs, page servers) while
 // the lints and builds that follow need the cores. The other suites that mostly wait (the npm package's install, the
 // conformance and PostgreSQL tests) run beside the steps after them too.
+/** The wasm packages and the emulator binary, which the suites below run against. */
+const BUILDS = ['build-wasm', 'build-emulator'];
+
 /** @type {import('./lib/step-runner.mjs').Step[]} */
 const steps = [
   {
@@ -187,6 +190,7 @@ const steps = [
     id: 'e2e',
     title: `End-to-end (Playwright, Chromium: ${E2E_PROJECTS.join(', ')}, side by side)`,
     beside: true,
+    needs: BUILDS,
     action: () =>
       runSideBySide(
         E2E_PROJECTS.map((project) => ({
@@ -199,21 +203,21 @@ const steps = [
   { id: 'clippy', title: 'Rust lints, host (cargo clippy -D warnings)', action: command('cargo', 'clippy', '--workspace', '--all-targets', '--', '-D', 'warnings') },
   { id: 'clippy-wasm', title: 'Rust lints, wasm32 (cargo clippy -p geocache-client)', action: clippyWasm },
   { id: 'cargo-test', title: 'Rust tests: core, wasm (host), emulator (cargo test)', action: command('cargo', 'test', '--workspace') },
-  { id: 'typecheck', title: 'TypeScript: app, tests, generated wasm/pkg types (tsc --noEmit)', action: command('npm', 'run', 'typecheck') },
+  { id: 'typecheck', title: 'TypeScript: app, tests, generated wasm/pkg types (tsc --noEmit)', needs: ['build-wasm'], action: command('npm', 'run', 'typecheck') },
   { id: 'eslint', title: 'ESLint', action: command('node_modules/.bin/eslint', '.') },
   // The import rules themselves: a deliberate cycle and boundary crossings must fail them. The same folder holds the
   // Rust crates' module-graph checks (scripts/lib/rust-module-graph.mjs: no cycles, and the emulator's ground-floor
   // modules import no service), run on the real tree and on deliberate breaches, and the documentation's link check (remark-validate-links), run on README.md and docs/ and on broken pages.
   { id: 'lint-rules', title: 'Import rules, the Rust module graph and the docs\' links catch what they must (node --test)', action: command('node', '--test', 'tests/lint/') },
-  { id: 'vitest', title: 'App component tests (Vitest)', action: command('npm', 'test', '-w', 'app') },
+  { id: 'vitest', title: 'App component tests (Vitest)', needs: ['build-wasm'], action: command('npm', 'test', '-w', 'app') },
   // The benchmark's harness (statistics, targets, report); the measurements themselves are `npm run bench`.
   { id: 'bench-lib', title: 'Benchmark harness unit tests (node --test bench/lib)', action: command('node', '--test', 'bench/lib/') },
   // The npm package as its users get it: packed, installed into a fresh Vite project, run in Chromium; publint, attw.
-  { id: 'packaging', title: 'npm package: pack, install, build and run in Chromium; publint, attw (node --test)', beside: true, action: command('node', '--test', '--test-timeout=300000', 'tests/packaging/') },
-  { id: 'conformance', title: 'Emulator conformance with @supabase/supabase-js (node --test)', beside: true, action: command('node', '--experimental-websocket', '--test', 'tests/conformance/') },
-  { id: 'postgres', title: 'Migration on PostgreSQL: roles, index, parity with the emulator (node --test)', beside: true, action: postgresTests },
-  { id: 'wasm-browser', title: 'wasm-bindgen tests in headless Chromium against the emulator', action: wasmBrowserTests },
-  { id: 'production-build', title: 'Production build: npm run build output, CSP, lazy wasm (node --test)', action: command('node', '--test', '--test-timeout=300000', 'tests/build/') },
+  { id: 'packaging', title: 'npm package: pack, install, build and run in Chromium; publint, attw (node --test)', beside: true, needs: BUILDS, action: command('node', '--test', '--test-timeout=300000', 'tests/packaging/') },
+  { id: 'conformance', title: 'Emulator conformance with @supabase/supabase-js (node --test)', beside: true, needs: BUILDS, action: command('node', '--experimental-websocket', '--test', 'tests/conformance/') },
+  { id: 'postgres', title: 'Migration on PostgreSQL: roles, index, parity with the emulator (node --test)', beside: true, needs: ['build-emulator'], action: postgresTests },
+  { id: 'wasm-browser', title: 'wasm-bindgen tests in headless Chromium against the emulator', needs: ['build-emulator'], action: wasmBrowserTests },
+  { id: 'production-build', title: 'Production build: npm run build output, CSP, lazy wasm (node --test)', needs: BUILDS, action: command('node', '--test', '--test-timeout=300000', 'tests/build/') },
 ];
 
 const selected = process.argv.slice(2);

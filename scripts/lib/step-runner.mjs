@@ -155,6 +155,8 @@ export async function runSideBySide(commands) {
  * @property {boolean} [always]  run even when steps are named
  * @property {boolean} [beside]  start it and go on with the next steps, unless it is the last one; it mostly waits
  *   (for servers, a browser)
+ * @property {string[]} [needs]  steps that build what it tests: run before it when it is named alone, so a step
+ *   named after a change never tests the builds from before it
  * @property {() => Promise<void>} action
  */
 
@@ -175,13 +177,29 @@ function failureBanner({ id, title }, started, exitCode) {
 }
 
 /**
- * Runs steps in order (the ones `selected` names, all when it is empty; `always` steps regardless), stopping at the
- * first failure, of a step in the foreground or of one running beside; resolves to the number run.
+ * The steps a run takes, in their order: all when `selected` is empty; else the ones it names, the ones they need,
+ * and the `always` ones.
+ * @template {Pick<Step, 'id' | 'always' | 'needs'>} S
+ * @param {S[]} steps
+ * @param {string[]} selected
+ * @returns {S[]}
+ */
+export function chooseSteps(steps, selected) {
+  if (selected.length === 0) return steps;
+  const needed = new Set(selected);
+  for (const step of steps) if (needed.has(step.id)) for (const need of step.needs ?? []) needed.add(need);
+  return steps.filter(({ id, always }) => always || needed.has(id));
+}
+
+/**
+ * Runs steps in order (the ones `selected` names and the ones they need, all when it is empty; `always` steps
+ * regardless), stopping at the first failure, of a step in the foreground or of one running beside; resolves to the
+ * number run.
  * @param {Step[]} steps
  * @param {string[]} selected
  */
 export async function runSteps(steps, selected) {
-  const chosen = steps.filter(({ id, always }) => always || selected.length === 0 || selected.includes(id));
+  const chosen = chooseSteps(steps, selected);
   /** The first failure of a step running beside the others: ends the foreground step at once. */
   /** @type {(failure: StepFailure) => void} */
   let failBeside = () => {};
